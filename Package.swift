@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+// The Artwork service: phone-ready hosted artwork and ThumbHash for push relays.
+// No Swift package dependencies: the C libraries come from Debian through system-library targets.
+import PackageDescription
+
+let package = Package(
+  name: "Artwork",
+  products: [
+    .executable(name: "artwork", targets: ["artwork"]),
+    .library(name: "ThumbHashCodec", targets: ["ThumbHashCodec"]),
+  ],
+  targets: [
+    // C libraries, one door each. The module header holds the thin fixed-arity shims.
+    .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+    .systemLibrary(
+      name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+    .target(name: "ThumbHashCodec"),
+    .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+    .target(
+      name: "ArtworkService",
+      dependencies: ["HTTP", "ThumbHashCodec", "CVips", "CCurl", "CCrypto"]),
+    .executableTarget(name: "artwork", dependencies: ["ArtworkService"]),
+
+    .executableTarget(
+      name: "thumbhash-bench", dependencies: ["ThumbHashCodec"], path: "bench/thumbhash-bench"),
+
+    .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .testTarget(name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP"]),
+  ]
+)

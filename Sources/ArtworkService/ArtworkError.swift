@@ -1,0 +1,44 @@
+/// The one error type of the service. Every failure a request can meet is an `ArtworkError`;
+/// `ArtworkError+Problem.swift` turns it into an HTTP response, and nowhere else maps errors to HTTP.
+///
+/// `detail` is public: it reaches the client and says what to do. `internalDetail` is for the log
+/// only (library messages, paths, addresses of our own infrastructure).
+public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong, as a class of failure; each kind has one HTTP status.
+  public enum Kind: String, Sendable, Equatable {
+    case badRequest = "bad-request"
+    case unauthorized
+    case forbiddenAddress = "forbidden-address"
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case payloadTooLarge = "payload-too-large"
+    case unsupportedMediaType = "unsupported-media-type"
+    case unprocessableImage = "unprocessable-image"
+    case badGateway = "bad-gateway"
+    case gatewayTimeout = "gateway-timeout"
+    case busy
+    case storageUnavailable = "storage-unavailable"
+    case `internal`
+  }
+
+  public var kind: Kind
+  /// A specific sentence a user can act on. Never contains internals.
+  public var detail: String
+  /// Library messages and other internals: logged, never sent.
+  public var internalDetail: String?
+  /// Seconds a client should wait before retrying (503 answers).
+  public var retryAfter: Int?
+
+  public init(_ kind: Kind, _ detail: String, internalDetail: String? = nil, retryAfter: Int? = nil)
+  {
+    self.kind = kind
+    self.detail = detail
+    self.internalDetail = internalDetail
+    self.retryAfter = retryAfter
+  }
+
+  public var description: String {
+    if let internalDetail { return "\(kind.rawValue): \(detail) [\(internalDetail)]" }
+    return "\(kind.rawValue): \(detail)"
+  }
+}

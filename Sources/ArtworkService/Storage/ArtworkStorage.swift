@@ -1,0 +1,81 @@
+/// A content-addressed artwork id: the lowercase hex SHA-256 of the stored bytes.
+public struct ArtworkID: Sendable, Hashable, CustomStringConvertible {
+  public let hex: String
+
+  /// Accepts exactly 64 lowercase hex digits; anything else is not an id (and never reaches storage).
+  public init?(hex: String) {
+    guard hex.utf8.count == 64,
+      hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+    else { return nil }
+    self.hex = hex
+  }
+
+  public var description: String { hex }
+}
+
+/// The stored file formats.
+public enum StoredFormat: String, Sendable, Hashable, CaseIterable {
+  case jpeg, png
+
+  public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+  public var contentType: String { self == .jpeg ? "image/jpeg" : "image/png" }
+
+  public init?(fileExtension: String) {
+    switch fileExtension {
+    case "jpg": self = .jpeg
+    case "png": self = .png
+    default: return nil
+    }
+  }
+}
+
+/// The name of one stored artwork object: `{id}.{ext}`.
+public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
+  public let id: ArtworkID
+  public let format: StoredFormat
+
+  public init(id: ArtworkID, format: StoredFormat) {
+    self.id = id
+    self.format = format
+  }
+
+  /// Parses `{64 hex}.{jpg|png}`; anything else is nil.
+  public init?(fileName: String) {
+    let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, let id = ArtworkID(hex: String(parts[0])),
+      let format = StoredFormat(fileExtension: String(parts[1]))
+    else { return nil }
+    self.init(id: id, format: format)
+  }
+
+  public var fileName: String { "\(id.hex).\(format.fileExtension)" }
+  public var description: String { fileName }
+}
+
+/// An object read back from storage.
+public struct StoredObject: Sendable {
+  public var key: ArtworkKey
+  public var bytes: [UInt8]
+}
+
+/// Where artwork lives. Implementations: `FileSystemStorage` (default) and `S3Storage`.
+///
+/// Contract, shared by every backend and tested by one suite:
+/// - `put` is create-only and atomic: a reader sees the whole object or nothing. Storing a key
+///   that exists already is success (ids are content hashes).
+/// - `get`/`head` answer nil for a key that is not stored.
+/// - Records are small opaque values under a text key (the URL result cache); `putRecord`
+///   overwrites atomically.
+/// - Failures are `ArtworkError` of kind `.storageUnavailable` (with `retryAfter`) or `.internal`.
+public protocol ArtworkStorage: Sendable {
+  func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError)
+  func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject?
+  /// The stored size in bytes, or nil when not stored.
+  func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int?
+
+  func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError)
+  func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]?
+
+  /// Nil when the storage can be written now; otherwise why not, in words for an operator.
+  func readinessProblem() async -> String?
+}

@@ -1,0 +1,3 @@
+import ArtworkService
+
+print("artwork: under construction")

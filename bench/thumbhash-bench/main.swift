@@ -1,0 +1,3 @@
+import ThumbHashCodec
+
+print("thumbhash-bench: under construction")
