@@ -28,8 +28,10 @@ let package = Package(
     .executableTarget(
       name: "thumbhash-bench", dependencies: ["ThumbHashCodec"], path: "bench/thumbhash-bench"),
 
+    // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-    .testTarget(name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP", "TestSupport"]),
   ]
 )
