@@ -1,6 +1,108 @@
 // The one C door to libvips. Variadic libvips calls get fixed-arity `artwork_vips_*` wrappers here,
-// so that Swift never calls a C variadic function.
+// so that Swift never calls a C variadic function. Every wrapper returns libvips' own status
+// (0 success, -1 failure with the message in the calling thread's vips error buffer).
 #ifndef ARTWORK_VIPS_H
 #define ARTWORK_VIPS_H
 #include <vips/vips.h>
+
+/// VIPS_INIT is a macro (it also checks the ABI); call once, before any other thread exists.
+static inline int artwork_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
+
+/// A memory source over a private copy of `data`: the source owns the copy (through a refcounted
+/// VipsBlob), so every image loaded from it stays valid however long it lives.
+static inline VipsSource *artwork_vips_source_copy(const void *data, size_t length) {
+  VipsBlob *blob = vips_blob_copy(data, length);
+  if (blob == NULL) return NULL;
+  VipsSource *source = vips_source_new_from_blob(blob);
+  vips_area_unref(VIPS_AREA(blob));
+  return source;
+}
+
+/// Opens an image: only the header is parsed; pixels decode later, on demand, in order.
+/// First page only (the loaders' default), and any decode error fails rather than warns.
+static inline VipsImage *artwork_vips_open(VipsSource *source) {
+  return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                    VIPS_FAIL_ON_ERROR, NULL);
+}
+
+/// Shrink-on-load thumbnail of the first page, autorotated, imported to sRGB. `crop` is a
+/// VipsInteresting (NONE fits inside the box), `size` a VipsSize.
+static inline int artwork_vips_thumbnail(VipsSource *source, VipsImage **out, int width,
+                                         int height, int crop, int size) {
+  return vips_thumbnail_source(source, out, width, "height", height, "crop", (VipsInteresting)crop,
+                               "size", (VipsSize)size, "option_string", "fail_on=error", NULL);
+}
+
+/// The name of the loader libvips chose ("jpegload_source", ...), or NULL.
+static inline const char *artwork_vips_loader(VipsImage *image) {
+  const char *name = NULL;
+  if (vips_image_get_typeof(image, "vips-loader") == 0) return NULL;
+  if (vips_image_get_string(image, "vips-loader", &name)) return NULL;
+  return name;
+}
+
+static inline int artwork_vips_has_icc(VipsImage *image) {
+  return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
+static inline int artwork_vips_autorot(VipsImage *in, VipsImage **out) {
+  return vips_autorot(in, out, NULL);
+}
+
+/// Imports through the embedded ICC profile and exports to sRGB, 8 bits per sample.
+static inline int artwork_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
+  return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL,
+                            "depth", 8, NULL);
+}
+
+static inline int artwork_vips_colourspace_srgb(VipsImage *in, VipsImage **out) {
+  return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+static inline int artwork_vips_cast_uchar(VipsImage *in, VipsImage **out) {
+  return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+static inline int artwork_vips_is_uchar(VipsImage *image) {
+  return vips_image_get_format(image) == VIPS_FORMAT_UCHAR;
+}
+
+static inline int artwork_vips_is_srgb(VipsImage *image) {
+  return vips_image_get_interpretation(image) == VIPS_INTERPRETATION_sRGB;
+}
+
+static inline int artwork_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
+  return vips_extract_band(in, out, band, "n", n, NULL);
+}
+
+static inline int artwork_vips_bandjoin_const1(VipsImage *in, VipsImage **out, double c) {
+  return vips_bandjoin_const1(in, out, c, NULL);
+}
+
+static inline int artwork_vips_min(VipsImage *in, double *out) { return vips_min(in, out, NULL); }
+
+/// Scales by exact factors (used only to correct a rounding slip of the framing step).
+static inline int artwork_vips_resize(VipsImage *in, VipsImage **out, double hscale,
+                                      double vscale) {
+  return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+/// Baseline or progressive JPEG with optimised Huffman tables and no metadata.
+static inline int artwork_vips_jpegsave(VipsImage *in, void **buf, size_t *len, int quality) {
+  return vips_jpegsave_buffer(in, buf, len, "Q", quality, "interlace", TRUE, "optimize_coding",
+                              TRUE, "strip", TRUE, NULL);
+}
+
+/// PNG with no metadata; `palette` quantises to at most 2^bitdepth colours (libimagequant).
+static inline int artwork_vips_pngsave(VipsImage *in, void **buf, size_t *len, int palette,
+                                       int quality, int bitdepth, double dither) {
+  if (!palette)
+    return vips_pngsave_buffer(in, buf, len, "compression", 9, "strip", TRUE, NULL);
+  return vips_pngsave_buffer(in, buf, len, "compression", 9, "strip", TRUE, "palette", TRUE, "Q",
+                             quality, "bitdepth", bitdepth, "dither", dither, NULL);
+}
+
+static inline void artwork_vips_unref(void *object) { g_object_unref(object); }
+static inline void artwork_vips_free(void *memory) { g_free(memory); }
+
 #endif

@@ -1,0 +1,8 @@
+/// A width and a height in pixels.
+struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+  var width: Int
+  var height: Int
+
+  /// "WIDTHxHEIGHT", as error messages print it.
+  var description: String { "\(width)x\(height)" }
+}

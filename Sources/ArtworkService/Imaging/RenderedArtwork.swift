@@ -1,0 +1,17 @@
+/// One rendered artwork: the bytes to store and what the response says about them.
+struct RenderedArtwork: Sendable {
+  /// The encoded image, at most `ImageLimits.maxOutputBytes`, with no metadata.
+  var bytes: [UInt8]
+  /// PNG when any pixel is not fully opaque, JPEG otherwise.
+  var format: StoredFormat
+  /// Exactly `ArtworkOptions.outputSize.width`.
+  var width: Int
+  /// Exactly `ArtworkOptions.outputSize.height`.
+  var height: Int
+  /// Whether the stored image has an alpha channel (only PNGs do).
+  var hasAlpha: Bool
+  /// The stored bytes decoded again and fitted to 100×100: the ThumbHash input.
+  var thumbnail: ThumbnailPixels
+  /// The source as it was read.
+  var source: SourceInfo
+}

@@ -1,2 +1,0 @@
-import CCurl
-import CVips
