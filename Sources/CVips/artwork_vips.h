@@ -95,11 +95,22 @@ static inline int artwork_vips_jpegsave(VipsImage *in, void **buf, size_t *len, 
 
 /// PNG with no metadata; `palette` quantises to at most 2^bitdepth colours (libimagequant).
 static inline int artwork_vips_pngsave(VipsImage *in, void **buf, size_t *len, int palette,
-                                       int quality, int bitdepth, double dither) {
-  if (!palette)
-    return vips_pngsave_buffer(in, buf, len, "compression", 9, "strip", TRUE, NULL);
-  return vips_pngsave_buffer(in, buf, len, "compression", 9, "strip", TRUE, "palette", TRUE, "Q",
-                             quality, "bitdepth", bitdepth, "dither", dither, NULL);
+                                       int quality, int bitdepth, double dither, int effort) {
+  if (!palette) return vips_pngsave_buffer(in, buf, len, "strip", TRUE, NULL);
+  return vips_pngsave_buffer(in, buf, len, "strip", TRUE, "palette", TRUE, "Q", quality,
+                             "bitdepth", bitdepth, "dither", dither, "effort", effort, NULL);
+}
+
+static inline void artwork_vips_drop_log(const gchar *domain, GLogLevelFlags level,
+                                         const gchar *message, gpointer data) {
+  (void)domain, (void)level, (void)message, (void)data;
+}
+
+/// Drops libvips' warnings (domain "VIPS"): a hostile file can make a loader warn once per row,
+/// and every failure that matters reaches the error buffer anyway.
+static inline void artwork_vips_silence_warnings(void) {
+  g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE),
+                    artwork_vips_drop_log, NULL);
 }
 
 static inline void artwork_vips_unref(void *object) { g_object_unref(object); }

@@ -17,7 +17,8 @@ struct DecodedImage: Sendable {
     let source = try VipsSource(copying: bytes)
     _ = try ImagePipeline.readHeader(
       source, format: format, byteCount: bytes.count, limits: ImageLimits())
-    let image = try ImagePipeline.open(source, format: format).copyMemory().toSRGB()
+    let image = try ImagePipeline.open(source, format: format).copyMemory().toSRGB(
+      importingProfile: true)
     try self.init(image, forceAlpha: forceAlpha)
   }
 

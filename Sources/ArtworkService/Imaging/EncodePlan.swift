@@ -6,6 +6,9 @@ struct PNGPalette: Sendable, Hashable {
   var bitDepth: Int
   /// Floyd-Steinberg dithering amount, 0...1; dithered noise compresses badly.
   var dither: Double
+  /// libimagequant effort, 1...10: quantising is the slow part of the ladder (seconds for a
+  /// 1200x1800 noisy picture at high effort), and lower rungs are about size, not finesse.
+  var effort: Int
 }
 
 /// One way to encode the framed picture.
@@ -29,12 +32,32 @@ enum EncodePlan {
     case .png:
       return [
         .png(nil),
-        .png(PNGPalette(quality: 90, bitDepth: 8, dither: 1)),
-        .png(PNGPalette(quality: 70, bitDepth: 8, dither: 0)),
-        .png(PNGPalette(quality: 50, bitDepth: 4, dither: 0)),
-        .png(PNGPalette(quality: 30, bitDepth: 2, dither: 0)),
-        .png(PNGPalette(quality: 10, bitDepth: 1, dither: 0)),
+        .png(PNGPalette(quality: 90, bitDepth: 8, dither: 1, effort: 4)),
+        .png(PNGPalette(quality: 70, bitDepth: 8, dither: 0, effort: 1)),
+        .png(PNGPalette(quality: 50, bitDepth: 4, dither: 0, effort: 1)),
+        .png(PNGPalette(quality: 30, bitDepth: 2, dither: 0, effort: 1)),
+        .png(PNGPalette(quality: 10, bitDepth: 1, dither: 0, effort: 1)),
       ]
     }
+  }
+
+  /// Bits per pixel before compression: RGBA truecolour 32, a palette its index depth.
+  static func bitsPerPixel(_ attempt: EncodeAttempt) -> Int {
+    switch attempt {
+    case .jpeg: 24
+    case .png(nil): 32
+    case .png(let palette?): palette.bitDepth
+    }
+  }
+
+  /// Whether `attempt` is worth its time after `previous` came out at `previousBytes`: the
+  /// estimate scales the previous size by the ratio of bits per pixel, and an attempt that is
+  /// expected to miss `limit` is skipped (JPEG qualities are cheap and always tried).
+  static func worthTrying(
+    _ attempt: EncodeAttempt, after previous: EncodeAttempt, previousBytes: Int, limit: Int
+  ) -> Bool {
+    guard case .png = attempt else { return true }
+    let estimate = previousBytes * bitsPerPixel(attempt) / max(1, bitsPerPixel(previous))
+    return estimate <= limit
   }
 }

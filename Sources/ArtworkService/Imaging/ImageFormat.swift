@@ -45,7 +45,9 @@ enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     return isoMediaFormat(bytes)
   }
 
-  private static let heicBrands: Set<String> = ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"]
+  private static let heicBrands: Set<String> = [
+    "heic", "heix", "hevc", "heim", "heis", "mif1", "msf1",
+  ]
   private static let avifBrands: Set<String> = ["avif", "avis"]
 
   /// HEIF family: an ISO-BMFF `ftyp` box first, then the major brand and the compatible brands.

@@ -76,7 +76,7 @@ extension ImagePipeline {
     do {
       var image = try thumbnail(
         source, box: output, crop: interesting.rawValue, size: VIPS_SIZE_BOTH.rawValue)
-      image = try image.toSRGB().copyMemory()
+      image = try image.toSRGB(importingProfile: false).copyMemory()
       if image.width != output.width || image.height != output.height {
         // NOTE: libvips' crop is exact for every size tried, but the output size is a promise:
         // correct a rounding slip of a pixel rather than break it.
@@ -86,7 +86,7 @@ extension ImagePipeline {
         ).copyMemory()
       }
       return image
-    } catch where error.kind == .unprocessableImage {
+    } catch  where error.kind == .unprocessableImage {
       throw ArtworkError(
         .unprocessableImage,
         "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "
@@ -122,23 +122,32 @@ extension ImagePipeline {
     return (try image.bands(0, count: image.bands - 1), .jpeg)
   }
 
-  /// Stage 5: the first encoding in `EncodePlan` that fits `limits.maxOutputBytes`.
+  /// Stage 5: the first encoding in `EncodePlan` that fits `limits.maxOutputBytes`, skipping
+  /// rungs that the previous size says cannot fit; the last rung is always tried.
   static func encode(_ image: VipsImage, as format: StoredFormat, limits: ImageLimits)
     throws(ArtworkError) -> [UInt8]
   {
-    var sizes: [Int] = []
-    for attempt in EncodePlan.attempts(for: format) {
+    let attempts = EncodePlan.attempts(for: format)
+    var tried: [(EncodeAttempt, Int)] = []
+    for (index, attempt) in attempts.enumerated() {
+      if let (previous, size) = tried.last, index < attempts.count - 1,
+        !EncodePlan.worthTrying(
+          attempt, after: previous, previousBytes: size, limit: limits.maxOutputBytes)
+      {
+        continue
+      }
       let bytes =
         switch attempt {
         case .jpeg(let quality): try image.jpeg(quality: quality)
         case .png(let palette): try image.png(palette)
         }
       if bytes.count <= limits.maxOutputBytes { return bytes }
-      sizes.append(bytes.count)
+      tried.append((attempt, bytes.count))
     }
     throw ArtworkError(
       .internal, "The image could not be encoded within the size limit.",
-      internalDetail: "\(format) attempts gave \(sizes) bytes, limit \(limits.maxOutputBytes)")
+      internalDetail:
+        "\(format) attempts gave \(tried.map(\.1)) bytes, limit \(limits.maxOutputBytes)")
   }
 
   /// Stage 6: the ThumbHash input, RGBA fitted to 100x100. Pictures that already fit are taken
@@ -151,17 +160,18 @@ extension ImagePipeline {
     do {
       let image: VipsImage
       if target == sourceSize {
-        image = try open(source, format: info.format).copyMemory().autorotated().toSRGB()
+        image = try open(source, format: info.format).copyMemory().autorotated()
+          .toSRGB(importingProfile: true)
       } else {
         // FORCE: exactly the computed size (the aspect ratio moves by under a pixel).
         image = try thumbnail(
           source, box: target, crop: VIPS_INTERESTING_NONE.rawValue,
           size: VIPS_SIZE_FORCE.rawValue
-        ).toSRGB()
+        ).toSRGB(importingProfile: false)
       }
       let rgba = try DecodedImage(image, forceAlpha: true)
       return ThumbnailPixels(width: rgba.width, height: rgba.height, rgba: rgba.pixels)
-    } catch where error.kind == .unprocessableImage {
+    } catch  where error.kind == .unprocessableImage {
       throw ArtworkError(
         .unprocessableImage,
         "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "

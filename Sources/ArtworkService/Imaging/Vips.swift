@@ -13,6 +13,8 @@ enum Vips {
   /// - The operation cache is off: every request decodes different bytes, and the cache would
   ///   only hold memory (and file handles) across requests.
   /// - One worker thread per image: the service parallelises across requests instead.
+  /// - Warnings are dropped (a truncated PNG warns once per missing row); failures still arrive
+  ///   through the error buffer, in `ArtworkError.internalDetail`.
   static func initialize() {
     initialized.withLock { done in
       guard !done else { return }
@@ -25,6 +27,7 @@ enum Vips {
       vips_cache_set_max_mem(0)
       vips_cache_set_max_files(0)
       vips_concurrency_set(1)
+      artwork_vips_silence_warnings()
       done = true
     }
   }

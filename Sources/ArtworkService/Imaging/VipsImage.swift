@@ -61,12 +61,17 @@ final class VipsImage {
     try apply("vips_autorot") { artwork_vips_autorot(pointer, $0) }
   }
 
-  /// sRGB, 8 bits per sample, alpha kept: through the embedded ICC profile when there is a usable
-  /// one, else by libvips' colourspace rules (grey, 16-bit, CMYK with its built-in profile).
-  func toSRGB() throws(ArtworkError) -> VipsImage {
+  /// sRGB, 8 bits per sample, alpha kept: through the embedded ICC profile when
+  /// `importingProfile` and there is a usable one, else by libvips' colourspace rules (grey,
+  /// 16-bit, CMYK with its built-in profile).
+  ///
+  /// NOTE: pass `importingProfile: false` for the output of a libvips thumbnail: it has already
+  /// imported the profile and tagged the result with sRGB's; importing again would be wasted work.
+  func toSRGB(importingProfile: Bool) throws(ArtworkError) -> VipsImage {
     var image = self
-    if hasICCProfile {
-      if let imported = try? apply("vips_icc_transform", { artwork_vips_icc_to_srgb(pointer, $0) }) {
+    if importingProfile, hasICCProfile {
+      if let imported = try? apply("vips_icc_transform", { artwork_vips_icc_to_srgb(pointer, $0) })
+      {
         image = imported
       } else {
         // A broken profile is not worth refusing the picture for: fall back to the
@@ -75,7 +80,9 @@ final class VipsImage {
       }
     }
     if !image.isSRGB {
-      image = try image.apply("vips_colourspace") { artwork_vips_colourspace_srgb(image.pointer, $0) }
+      image = try image.apply("vips_colourspace") {
+        artwork_vips_colourspace_srgb(image.pointer, $0)
+      }
     }
     if !image.isUChar {
       image = try image.apply("vips_cast") { artwork_vips_cast_uchar(image.pointer, $0) }
@@ -130,7 +137,7 @@ final class VipsImage {
     try save("vips_pngsave_buffer") {
       artwork_vips_pngsave(
         pointer, $0, $1, palette == nil ? 0 : 1, Int32(palette?.quality ?? 100),
-        Int32(palette?.bitDepth ?? 8), palette?.dither ?? 0)
+        Int32(palette?.bitDepth ?? 8), palette?.dither ?? 0, Int32(palette?.effort ?? 7))
     }
   }
 

@@ -1,0 +1,97 @@
+import TestSupport
+import Testing
+
+@testable import ArtworkService
+
+@Suite struct ImagePipelineFailureTests {
+  @Test func pixelBombFailsAtTheHeaderStage() throws {
+    let bytes = Fixtures.bytes("bomb.png")
+    let expected = "The image is 50000x50000 pixels, which is over the 40000000-pixel limit."
+    // The header stage alone (which decodes no pixel) refuses it...
+    let header = PipelineFixture.error {
+      let source = try VipsSource(copying: bytes)
+      _ = try ImagePipeline.readHeader(
+        source, format: .png, byteCount: bytes.count, limits: ImageLimits())
+    }
+    #expect(header?.kind == .unprocessableImage)
+    #expect(header?.detail == expected)
+    // ...and both entry points stop with that very error.
+    let render = PipelineFixture.error {
+      _ = try ImagePipeline.render(bytes, options: ArtworkOptions(), limits: ImageLimits())
+    }
+    #expect(render == header)
+    let thumbnail = PipelineFixture.error {
+      _ = try ImagePipeline.thumbnailPixels(bytes, limits: ImageLimits())
+    }
+    #expect(thumbnail == header)
+  }
+
+  @Test(arguments: ["truncated.jpg", "lying-header.png", "empty.jpg"])
+  func brokenDataIsUnprocessable(name: String) {
+    let bytes = Fixtures.bytes(name)
+    for shape in [Shape.square, .poster] {
+      let error = PipelineFixture.error {
+        _ = try ImagePipeline.render(
+          bytes, options: ArtworkOptions(shape: shape), limits: ImageLimits())
+      }
+      #expect(error?.kind == .unprocessableImage, "\(String(describing: error))")
+    }
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.thumbnailPixels(bytes, limits: ImageLimits())
+    }
+    #expect(error?.kind == .unprocessableImage, "\(String(describing: error))")
+  }
+
+  @Test func truncationIsReportedWithTheLibraryMessage() {
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.render(
+        Fixtures.bytes("truncated.jpg"), options: ArtworkOptions(), limits: ImageLimits())
+    }
+    #expect(
+      error?.detail == "The JPEG image is truncated or corrupt: its pixels could not be decoded.")
+    #expect(error?.internalDetail?.isEmpty == false)
+  }
+
+  @Test(arguments: ["page.html", "drawing.svg"])
+  func nonImagesAreUnsupported(name: String) {
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.render(
+        Fixtures.bytes(name), options: ArtworkOptions(), limits: ImageLimits())
+    }
+    #expect(error?.kind == .unsupportedMediaType)
+    let thumbnail = PipelineFixture.error {
+      _ = try ImagePipeline.thumbnailPixels(Fixtures.bytes(name), limits: ImageLimits())
+    }
+    #expect(thumbnail?.kind == .unsupportedMediaType)
+  }
+
+  @Test func aJPEGSignatureOnOtherDataIsUnprocessable() {
+    let bytes: [UInt8] = [0xFF, 0xD8, 0xFF] + Array("<html>not a picture</html>".utf8)
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.render(bytes, options: ArtworkOptions(), limits: ImageLimits())
+    }
+    #expect(error?.kind == .unprocessableImage)
+  }
+
+  @Test func extremeAspectRatiosAreRefusedBeforeDecoding() {
+    // coffee.jpg (600x400) as a 1200 poster needs a 2700x1800 intermediate.
+    let limits = ImageLimits(maxPixels: 1_000_000)
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.render(
+        Fixtures.bytes("coffee.jpg"), options: ArtworkOptions(shape: .poster, size: 1200),
+        limits: limits)
+    }
+    #expect(error?.kind == .unprocessableImage)
+    #expect(error?.detail.contains("too extreme to frame as 1200x1800") == true)
+  }
+
+  @Test func libvipsErrorsDoNotLeakIntoTheNextImage() throws {
+    _ = PipelineFixture.error {
+      _ = try ImagePipeline.render(
+        Fixtures.bytes("truncated.jpg"), options: ArtworkOptions(), limits: ImageLimits())
+    }
+    let result = try PipelineFixture.render("coffee.jpg", shape: .square)
+    #expect(result.width == 400)
+    #expect(Vips.takeError() == "no libvips message")
+  }
+}
