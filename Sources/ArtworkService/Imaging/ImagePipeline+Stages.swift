@@ -1,5 +1,3 @@
-import CVips
-
 extension ImagePipeline {
   /// Stage 1: the format, from magic bytes only.
   static func sniff(_ input: [UInt8]) throws(ArtworkError) -> ImageFormat {
@@ -30,16 +28,16 @@ extension ImagePipeline {
 
   /// The lazily loading image of `source` (header parsed, no pixel decoded), its loader checked
   /// against the sniffed format.
-  static func open(_ source: VipsSource, format: ImageFormat) throws(ArtworkError)
-    -> VipsImage
-  {
-    guard let pointer = artwork_vips_open(source.pointer) else {
-      throw Vips.failure(
+  static func open(_ source: VipsSource, format: ImageFormat) throws(ArtworkError) -> VipsImage {
+    let image: VipsImage
+    do {
+      image = try source.open()
+    } catch {
+      throw ArtworkError(
         .unprocessableImage,
         "The \(format.rawValue.uppercased()) image's header is corrupt or incomplete.",
-        call: "vips_image_new_from_source")
+        internalDetail: error.internalDetail)
     }
-    let image = VipsImage(owning: pointer)
     let loader = image.loader ?? "none"
     guard loader.hasPrefix(expectedLoader(format)) else {
       throw ArtworkError(
@@ -72,10 +70,9 @@ extension ImagePipeline {
     {
       throw ArtworkError(.unprocessableImage, problem)
     }
-    let interesting = crop == .attention ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_CENTRE
     do {
-      var image = try thumbnail(
-        source, box: output, crop: interesting.rawValue, size: VIPS_SIZE_BOTH.rawValue)
+      var image = try source.thumbnail(
+        output, fit: crop == .attention ? .attentionCrop : .centreCrop)
       image = try image.toSRGB(importingProfile: false).copyMemory()
       if image.width != output.width || image.height != output.height {
         // NOTE: libvips' crop is exact for every size tried, but the output size is a promise:
@@ -93,22 +90,6 @@ extension ImagePipeline {
           + "its pixels could not be decoded.",
         internalDetail: error.internalDetail)
     }
-  }
-
-  private static func thumbnail(
-    _ source: VipsSource, box: PixelSize, crop: UInt32, size: UInt32
-  ) throws(ArtworkError) -> VipsImage {
-    var out: UnsafeMutablePointer<CVips.VipsImage>?
-    guard
-      artwork_vips_thumbnail(
-        source.pointer, &out, Int32(box.width), Int32(box.height), Int32(crop), Int32(size))
-        == 0,
-      let out
-    else {
-      throw Vips.failure(
-        .unprocessableImage, "The image could not be decoded.", call: "vips_thumbnail_source")
-    }
-    return VipsImage(owning: out)
   }
 
   /// Stage 4: keep alpha only when some pixel is not fully opaque (then the output is PNG);
@@ -164,10 +145,7 @@ extension ImagePipeline {
           .toSRGB(importingProfile: true)
       } else {
         // FORCE: exactly the computed size (the aspect ratio moves by under a pixel).
-        image = try thumbnail(
-          source, box: target, crop: VIPS_INTERESTING_NONE.rawValue,
-          size: VIPS_SIZE_FORCE.rawValue
-        ).toSRGB(importingProfile: false)
+        image = try source.thumbnail(target, fit: .stretch).toSRGB(importingProfile: false)
       }
       let rgba = try DecodedImage(image, forceAlpha: true)
       return ThumbnailPixels(width: rgba.width, height: rgba.height, rgba: rgba.pixels)

@@ -7,9 +7,10 @@ import CVips
 /// Failures carry the libvips message as `internalDetail` and a public `detail` that the pipeline
 /// stages make specific.
 final class VipsImage {
-  let pointer: UnsafeMutablePointer<CVips.VipsImage>
+  private let pointer: UnsafeMutablePointer<CVips.VipsImage>
 
-  /// Takes over one reference the caller owns.
+  /// Takes over one reference the caller owns. Only the Imaging wrappers (`VipsSource`) call it:
+  /// no libvips pointer goes further.
   init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
     self.pointer = pointer
   }
