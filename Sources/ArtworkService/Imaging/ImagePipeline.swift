@@ -1,8 +1,8 @@
 /// The image pipeline: bytes in, framed artwork (or ThumbHash pixels) out.
 ///
-/// Each entry point runs every libvips call for one image synchronously on the calling thread:
-/// libvips reports errors through a per-thread buffer, so callers run it on a worker thread and
-/// never across an `await`. `Vips.initialize()` must have run first.
+/// Each entry point runs every libvips call for one image synchronously on the calling thread
+/// (libvips' per-thread state does not survive an `await`), so callers run it on a worker
+/// thread. `Vips.initialize()` must have run first.
 ///
 /// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, read the
 /// header only and check dimensions, frame with shrink-on-load, drop opaque alpha, encode within
@@ -27,9 +27,10 @@ enum ImagePipeline {
     let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
     let bytes = try encode(flattened, as: storedFormat, limits: limits)
     let stored = try VipsSource(copying: bytes)
+    // Our own output: its size was checked as the output box already.
     let storedInfo = try readHeader(
       stored, format: storedFormat == .png ? .png : .jpeg, byteCount: bytes.count,
-      limits: limits)
+      limits: ImageLimits(maxPixels: .max, maxSide: .max))
     return RenderedArtwork(
       bytes: bytes, format: storedFormat, width: output.width, height: output.height,
       hasAlpha: flattened.hasAlpha, thumbnail: try thumbnail(stored, info: storedInfo),

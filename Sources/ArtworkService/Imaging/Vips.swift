@@ -32,15 +32,26 @@ enum Vips {
     }
   }
 
-  /// Empties the calling thread's libvips error buffer and returns what it held, for
-  /// `ArtworkError.internalDetail`. libvips keeps this buffer per thread, which is why all the
-  /// work for one image happens on one thread.
+  /// Empties libvips' error buffer and returns what it held, for `ArtworkError.internalDetail`.
+  ///
+  /// NOTE: in libvips 8.14 the error buffer is global, shared by all threads (libvips' own
+  /// documentation says so), not per thread. Whether a call failed is known from its return
+  /// value, so outcomes and public details are always right; but when two images fail at the
+  /// same moment, one may log the other's message. The read and the clear happen under one lock
+  /// so that at least no message is torn or read twice.
   static func takeError() -> String {
-    let message = String(cString: vips_error_buffer())
-    vips_error_clear()
-    let lines = message.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
+    let message = errorLock.withLock { _ in
+      let text = String(cString: vips_error_buffer())
+      vips_error_clear()
+      return text
+    }
+    let lines = message.split(whereSeparator: \.isNewline).filter {
+      !$0.allSatisfy(\.isWhitespace)
+    }
     return lines.isEmpty ? "no libvips message" : lines.joined(separator: "; ")
   }
+
+  private static let errorLock = Mutex(())
 
   /// An `ArtworkError` carrying the libvips message of the failed call.
   static func failure(_ kind: ArtworkError.Kind, _ detail: String, call: String) -> ArtworkError {
