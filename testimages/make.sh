@@ -9,6 +9,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 IM=/usr/bin/convert
+# No date chunks in PNGs, so that a rebuild gives identical files.
+PNGOPT=(-define png:exclude-chunk=date,time)
 
 # The photographs: scikit-image 0.26.0's wheel ships them in skimage/data (see README.md for origins).
 pip3 download --quiet --no-deps --only-binary=:all: scikit-image==0.26.0
@@ -47,13 +49,15 @@ vips icc_export $d/coffee.png "$out/cmyk-icc.jpg[Q=90]" --output-profile cmyk
 vips copy "$out/cmyk-icc.jpg" "$out/cmyk-noicc.jpg[Q=90,strip]"
 # 16-bit RGBA PNG: chelsea at 16 bits per sample; left half opaque, right half fully transparent.
 $IM $d/chelsea.png -depth 16 \( -size 226x300 xc:white -size 225x300 xc:black +append \) \
-  -alpha off -compose CopyOpacity -composite -depth 16 "PNG64:$out/rgba16.png"
+  -alpha off -compose CopyOpacity -composite -depth 16 "${PNGOPT[@]}" "PNG64:$out/rgba16.png"
+# RGBA PNG whose alpha is 255 everywhere: must come out as JPEG.
+vips bandjoin_const $d/chelsea.png "$out/opaque-alpha.png" 255
 # Grey JPEG (camera man) and grey+alpha PNG (top half opaque, bottom half alpha 0).
 vips copy $d/camera.png "$out/grey.jpg[Q=90,strip]"
 $IM $d/camera.png \( -size 512x256 xc:white -size 512x256 xc:black -append \) \
-  -alpha off -compose CopyOpacity -composite -define png:color-type=4 "$out/grey-alpha.png"
+  -alpha off -compose CopyOpacity -composite -define png:color-type=4 "${PNGOPT[@]}" "$out/grey-alpha.png"
 # Palette PNG with transparency: an orange disc on a transparent background.
-$IM -size 200x200 xc:none -fill '#ff8000' -draw 'circle 100,100 100,20' "PNG8:$out/palette-transparent.png"
+$IM -size 200x200 xc:none -fill '#ff8000' -draw 'circle 100,100 100,20' "${PNGOPT[@]}" "PNG8:$out/palette-transparent.png"
 
 # --- Other containers -------------------------------------------------------------------------
 # Animated GIF: red first frame, then green and blue frames.

@@ -13,6 +13,7 @@ import Testing
       ("photo-large.jpg", .jpeg, PixelSize(width: 2000, height: 1744), false),
       ("progressive.jpg", .jpeg, PixelSize(width: 451, height: 300), false),
       ("chelsea.png", .png, PixelSize(width: 451, height: 300), false),
+      ("opaque-alpha.png", .png, PixelSize(width: 451, height: 300), false),
       ("cmyk-icc.jpg", .jpeg, PixelSize(width: 600, height: 400), false),
       ("cmyk-noicc.jpg", .jpeg, PixelSize(width: 600, height: 400), false),
       ("rgba16.png", .png, PixelSize(width: 451, height: 300), true),
@@ -172,10 +173,21 @@ import Testing
     }
   }
 
-  @Test func outputCarriesNoMetadata() throws {
+  @Test func jpegOutputIsProgressiveWithoutMetadata() throws {
     let result = try PipelineFixture.render("rocket.jpg", shape: .square)
-    // No APP1 (EXIF/XMP) nor APP2 (ICC) segment in the JPEG.
-    let markers = zip(result.bytes, result.bytes.dropFirst()).filter { $0.0 == 0xFF }.map { $0.1 }
-    #expect(!markers.contains(0xE1) && !markers.contains(0xE2))
+    // Outside marker segments a 0xFF byte is always stuffed (followed by 0x00), so scanning all
+    // byte pairs finds exactly the markers.
+    let markers = Set(
+      zip(result.bytes, result.bytes.dropFirst()).filter { $0.0 == 0xFF }.map { $0.1 })
+    #expect(!markers.contains(0xE1) && !markers.contains(0xE2))  // no EXIF/XMP, no ICC
+    #expect(markers.contains(0xC2) && !markers.contains(0xC0))  // progressive, not baseline
+  }
+
+  @Test func pngOutputHasNoMetadataChunks() throws {
+    let result = try PipelineFixture.render("chelsea.png", shape: .square)
+    let transparent = try PipelineFixture.render("rgba16.png", shape: .square)
+    #expect(result.format == .jpeg)
+    let text = String(decoding: transparent.bytes, as: UTF8.self)
+    for chunk in ["iCCP", "eXIf", "tEXt", "iTXt", "zTXt"] { #expect(!text.contains(chunk)) }
   }
 }
