@@ -101,6 +101,28 @@ static inline int artwork_vips_pngsave(VipsImage *in, void **buf, size_t *len, i
                              "bitdepth", bitdepth, "dither", dither, "effort", effort, NULL);
 }
 
+/// The "eval" handler behind `artwork_vips_set_deadline`: libvips emits it as pixels are
+/// computed; past the deadline it kills the image, and the running computation fails.
+static inline void artwork_vips_check_deadline(VipsImage *image, VipsProgress *progress,
+                                               gpointer deadline) {
+  (void)progress;
+  if (g_get_monotonic_time() > *(const gint64 *)deadline) vips_image_set_kill(image, TRUE);
+}
+
+/// Makes any computation of `image` (or of images made from it) fail once the monotonic clock
+/// passes `deadline_us` (microseconds, g_get_monotonic_time's clock). The handler and its data
+/// live as long as the image.
+static inline void artwork_vips_set_deadline(VipsImage *image, gint64 deadline_us) {
+  gint64 *deadline = g_new(gint64, 1);
+  *deadline = deadline_us;
+  vips_image_set_progress(image, TRUE);
+  g_signal_connect_data(image, "eval", G_CALLBACK(artwork_vips_check_deadline), deadline,
+                        (GClosureNotify)g_free, (GConnectFlags)0);
+}
+
+/// Microseconds on the monotonic clock the deadlines use.
+static inline gint64 artwork_vips_now_us(void) { return g_get_monotonic_time(); }
+
 static inline void artwork_vips_drop_log(const gchar *domain, GLogLevelFlags level,
                                          const gchar *message, gpointer data) {
   (void)domain, (void)level, (void)message, (void)data;

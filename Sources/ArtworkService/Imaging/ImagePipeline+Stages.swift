@@ -60,9 +60,10 @@ extension ImagePipeline {
 
   /// Stage 3: decode with shrink-on-load (first frame, autorotated, sRGB 8-bit) straight to the
   /// output box, cropped per `crop`, and materialise it once: it is read twice (alpha check and
-  /// encoding). Truncated or corrupt data fails here.
+  /// encoding). Truncated or corrupt data fails here, and so does work past `deadline`.
   static func frame(
-    _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode, limits: ImageLimits
+    _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode,
+    limits: ImageLimits, deadline: Deadline
   ) throws(ArtworkError) -> VipsImage {
     let sourceSize = PixelSize(width: info.width, height: info.height)
     if let problem = FrameGeometry.framingProblem(
@@ -72,7 +73,8 @@ extension ImagePipeline {
     }
     do {
       var image = try source.thumbnail(
-        output, fit: crop == .attention ? .attentionCrop : .centreCrop)
+        output, fit: crop == .attention ? .attentionCrop : .centreCrop
+      ).limited(by: deadline)
       image = try image.toSRGB(importingProfile: false).copyMemory()
       if image.width != output.width || image.height != output.height {
         // NOTE: libvips' crop is exact for every size tried, but the output size is a promise:
@@ -84,6 +86,7 @@ extension ImagePipeline {
       }
       return image
     } catch  where error.kind == .unprocessableImage {
+      if deadline.hasPassed { throw deadline.error }
       throw ArtworkError(
         .unprocessableImage,
         "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "
@@ -105,9 +108,9 @@ extension ImagePipeline {
 
   /// Stage 5: the first encoding in `EncodePlan` that fits `limits.maxOutputBytes`, skipping
   /// rungs that the previous size says cannot fit; the last rung is always tried.
-  static func encode(_ image: VipsImage, as format: StoredFormat, limits: ImageLimits)
-    throws(ArtworkError) -> [UInt8]
-  {
+  static func encode(
+    _ image: VipsImage, as format: StoredFormat, limits: ImageLimits, deadline: Deadline
+  ) throws(ArtworkError) -> [UInt8] {
     let attempts = EncodePlan.attempts(for: format)
     var tried: [(EncodeAttempt, Int)] = []
     for (index, attempt) in attempts.enumerated() {
@@ -117,6 +120,7 @@ extension ImagePipeline {
       {
         continue
       }
+      if deadline.hasPassed { throw deadline.error }
       let bytes =
         switch attempt {
         case .jpeg(let quality): try image.jpeg(quality: quality)
@@ -133,23 +137,26 @@ extension ImagePipeline {
 
   /// Stage 6: the ThumbHash input, RGBA fitted to 100x100. Pictures that already fit are taken
   /// pixel for pixel (no resampling, so no premultiplication round trip either).
-  static func thumbnail(_ source: VipsSource, info: SourceInfo) throws(ArtworkError)
-    -> ThumbnailPixels
+  static func thumbnail(_ source: VipsSource, info: SourceInfo, deadline: Deadline)
+    throws(ArtworkError) -> ThumbnailPixels
   {
     let sourceSize = PixelSize(width: info.width, height: info.height)
     let target = FrameGeometry.thumbnailSize(source: sourceSize)
     do {
       let image: VipsImage
       if target == sourceSize {
-        image = try open(source, format: info.format).copyMemory().autorotated()
+        image = try open(source, format: info.format).limited(by: deadline).copyMemory()
+          .autorotated()
           .toSRGB(importingProfile: true)
       } else {
         // FORCE: exactly the computed size (the aspect ratio moves by under a pixel).
-        image = try source.thumbnail(target, fit: .stretch).toSRGB(importingProfile: false)
+        image = try source.thumbnail(target, fit: .stretch).limited(by: deadline)
+          .toSRGB(importingProfile: false)
       }
       let rgba = try DecodedImage(image, forceAlpha: true)
       return ThumbnailPixels(width: rgba.width, height: rgba.height, rgba: rgba.pixels)
     } catch  where error.kind == .unprocessableImage {
+      if deadline.hasPassed { throw deadline.error }
       throw ArtworkError(
         .unprocessableImage,
         "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "

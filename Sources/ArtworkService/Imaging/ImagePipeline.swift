@@ -19,13 +19,15 @@ enum ImagePipeline {
   static func render(_ input: [UInt8], options: ArtworkOptions, limits: ImageLimits = ImageLimits())
     throws(ArtworkError) -> RenderedArtwork
   {
+    let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
     let source = try VipsSource(copying: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
-    let framed = try frame(source, info: info, output: output, crop: options.crop, limits: limits)
+    let framed = try frame(
+      source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline)
     let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
-    let bytes = try encode(flattened, as: storedFormat, limits: limits)
+    let bytes = try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
     let stored = try VipsSource(copying: bytes)
     // Our own output: its size was checked as the output box already.
     let storedInfo = try readHeader(
@@ -33,7 +35,8 @@ enum ImagePipeline {
       limits: ImageLimits(maxPixels: .max, maxSide: .max))
     return RenderedArtwork(
       bytes: bytes, format: storedFormat, width: output.width, height: output.height,
-      hasAlpha: flattened.hasAlpha, thumbnail: try thumbnail(stored, info: storedInfo),
+      hasAlpha: flattened.hasAlpha,
+      thumbnail: try thumbnail(stored, info: storedInfo, deadline: deadline),
       source: info)
   }
 
@@ -42,9 +45,10 @@ enum ImagePipeline {
   static func thumbnailPixels(_ input: [UInt8], limits: ImageLimits = ImageLimits())
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
+    let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
     let source = try VipsSource(copying: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
-    return (info, try thumbnail(source, info: info))
+    return (info, try thumbnail(source, info: info, deadline: deadline))
   }
 }

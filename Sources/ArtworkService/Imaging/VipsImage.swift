@@ -47,6 +47,14 @@ final class VipsImage {
     return VipsImage(owning: out)
   }
 
+  /// Makes every later computation of this image, and of images made from it, fail once
+  /// `deadline` has passed. Returns self, for chaining.
+  @discardableResult
+  func limited(by deadline: Deadline) -> VipsImage {
+    artwork_vips_set_deadline(pointer, deadline.microseconds)
+    return self
+  }
+
   /// Decodes every pixel into memory once, so the result can be read many times and in any
   /// order (a sequential load can be read only once, top to bottom).
   func copyMemory() throws(ArtworkError) -> VipsImage {

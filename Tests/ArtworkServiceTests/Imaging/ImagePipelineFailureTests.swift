@@ -122,3 +122,56 @@ import Testing
     }
   }
 }
+
+@Suite struct ImagePipelineDeadlineTests {
+  static func source(_ name: String) throws -> (VipsSource, SourceInfo) {
+    Vips.initialize()
+    let bytes = Fixtures.bytes(name)
+    let source = try VipsSource(copying: bytes)
+    let info = try ImagePipeline.readHeader(
+      source, format: ImageFormat.sniff(bytes)!, byteCount: bytes.count, limits: ImageLimits())
+    return (source, info)
+  }
+
+  /// A spent deadline kills libvips' computation of the framed pixels themselves (not only the
+  /// checks between stages).
+  @Test(arguments: ["photo-large.jpg", "chelsea.png", "photo.heic"])
+  func frameStopsAtTheDeadline(name: String) throws {
+    let (source, info) = try Self.source(name)
+    let spent = Deadline(secondsFromNow: 0)
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.frame(
+        source, info: info, output: PixelSize(width: 1200, height: 1800), crop: .attention,
+        limits: ImageLimits(), deadline: spent)
+    }
+    #expect(error == spent.error)
+    #expect(error?.detail == "The image took longer than 0 seconds to process.")
+  }
+
+  @Test func thumbnailStopsAtTheDeadline() throws {
+    let (source, info) = try Self.source("photo-large.jpg")
+    let spent = Deadline(secondsFromNow: 0)
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.thumbnail(source, info: info, deadline: spent)
+    }
+    #expect(error == spent.error)
+  }
+
+  @Test func renderHonoursTheTimeLimit() {
+    let error = PipelineFixture.error {
+      _ = try ImagePipeline.render(
+        Fixtures.bytes("coffee.jpg"), options: ArtworkOptions(),
+        limits: ImageLimits(maxSeconds: 0))
+    }
+    #expect(error?.kind == .unprocessableImage)
+    #expect(error?.detail == "The image took longer than 0 seconds to process.")
+  }
+
+  @Test func aGenerousDeadlineChangesNothing() throws {
+    let (source, info) = try Self.source("coffee.jpg")
+    let image = try ImagePipeline.frame(
+      source, info: info, output: PixelSize(width: 400, height: 400), crop: .centre,
+      limits: ImageLimits(), deadline: Deadline(secondsFromNow: 600))
+    #expect(image.width == 400 && image.height == 400)
+  }
+}
