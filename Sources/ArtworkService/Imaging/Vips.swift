@@ -1,7 +1,7 @@
 import CVips
 import Synchronization
 
-/// Process-wide libvips set-up, and the capture of libvips' per-thread error buffer.
+/// Process-wide libvips set-up, and the capture of libvips' (process-wide) error buffer.
 enum Vips {
   private static let initialized = Mutex(false)
 
