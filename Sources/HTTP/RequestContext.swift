@@ -11,6 +11,9 @@ final class RequestContext: Sendable {
   enum Phase: Sendable {
     /// The request line arrived; headers not yet looked at.
     case new
+    /// An answer decided from the headers of a request without a body, queued on the next
+    /// call: MHD closes the connection after a response queued on the headers call.
+    case answering(HTTPResponse)
     /// Headers accepted; body bytes are being collected.
     case receiving(Router.Route, parameters: [String: String], HTTPRequestHead)
     /// The handler runs (connection suspended) or its response waits to be queued.

@@ -10,6 +10,10 @@ extension ServerCore {
     switch phase {
     case .new:
       return begin(context, method: HTTPMethod(rawValue: method), version: version)
+    case .answering(let response):
+      uploadSize.pointee = 0
+      let isHead = context.state.withLock { $0.method == .head }
+      return queue(response, context, isHead: isHead, closeAfter: false)
     case .receiving(let route, let parameters, let head):
       let count = uploadSize.pointee
       guard count == 0 else {
@@ -55,18 +59,19 @@ extension ServerCore {
     let declaredLength = headers["Content-Length"].flatMap { Int($0) }
     let bodyPending = (declaredLength ?? 0) > 0 || headers.contains("Transfer-Encoding")
     if context.state.withLock({ $0.aborted }) {
-      return queueProblem(503, "the server is shutting down", context, closeAfter: true)
+      return answer(problem(503, "the server is shutting down"), context, bodyPending: true)
     }
     var headBytes = method.rawValue.utf8.count + context.rawTarget.utf8.count + version.utf8.count
     headBytes += 4
     for (name, value) in headers { headBytes += name.utf8.count + value.utf8.count + 4 }
     if headBytes > configuration.maxHeaderBytes {
-      return queueProblem(
-        431, "the request line and headers exceed \(configuration.maxHeaderBytes) bytes",
-        context, closeAfter: bodyPending)
+      return answer(
+        problem(431, "the request line and headers exceed \(configuration.maxHeaderBytes) bytes"),
+        context, bodyPending: bodyPending)
     }
     guard let target = RequestTarget(context.rawTarget) else {
-      return queueProblem(400, "the request path is malformed", context, closeAfter: bodyPending)
+      return answer(
+        problem(400, "the request path is malformed"), context, bodyPending: bodyPending)
     }
     context.state.withLock { $0.path = target.path }
     let head = HTTPRequestHead(
@@ -74,20 +79,20 @@ extension ServerCore {
       headers: headers, remoteAddress: remote)
     switch router.resolve(method, target.segments) {
     case .notFound:
-      return queueProblem(404, "no resource at \(target.path)", context, closeAfter: bodyPending)
+      return answer(
+        problem(404, "no resource at \(target.path)"), context, bodyPending: bodyPending)
     case .methodNotAllowed(let allow):
-      var response = configuration.problemResponder(
-        405, "\(method.rawValue) is not allowed on \(target.path)")
+      var response = problem(405, "\(method.rawValue) is not allowed on \(target.path)")
       response.headers.set("Allow", allow.joined(separator: ", "))
-      return queue(response, context, isHead: method == .head, closeAfter: bodyPending)
+      return answer(response, context, bodyPending: bodyPending)
     case .route(let route, let parameters):
       if let preflight = route.preflight, let response = preflight(head) {
-        return queue(response, context, isHead: method == .head, closeAfter: bodyPending)
+        return answer(response, context, bodyPending: bodyPending)
       }
       let limit = route.maxBodyBytes ?? configuration.defaultMaxBodyBytes
       if let declaredLength, declaredLength > limit {
-        return queueProblem(
-          413, "the request body exceeds \(limit) bytes", context, closeAfter: true)
+        return answer(
+          problem(413, "the request body exceeds \(limit) bytes"), context, bodyPending: true)
       }
       context.state.withLock { state in
         state.limit = limit
@@ -96,6 +101,25 @@ extension ServerCore {
       }
       return .YES
     }
+  }
+
+  /// Answers from the headers call. With a body pending the response goes out now and the body
+  /// is never read (the connection then closes); without one it waits for the next call, which
+  /// keeps the connection alive.
+  private func answer(_ response: HTTPResponse, _ context: RequestContext, bodyPending: Bool)
+    -> MHD_Result
+  {
+    if bodyPending {
+      let isHead = context.state.withLock { $0.method == .head }
+      return queue(response, context, isHead: isHead, closeAfter: true)
+    }
+    context.state.withLock { $0.phase = .answering(response) }
+    return .YES
+  }
+
+  /// The configured rendering of a server-generated error.
+  func problem(_ status: Int, _ detail: String) -> HTTPResponse {
+    configuration.problemResponder(status, detail)
   }
 
   /// A piece of body: keep it if it fits the limit, else answer 413 and cut the connection.

@@ -1,0 +1,97 @@
+import HTTP
+import Synchronization
+import TestSupport
+
+/// A server on an ephemeral loopback port for one test, with its access log captured.
+final class TestServer: Sendable {
+  let server: HTTPServer
+  let log = Locked<[HTTPAccessRecord]>([])
+
+  /// Starts `router` on `host` with `configure` applied to a test configuration whose problem
+  /// responder renders `application/problem+json`.
+  init(
+    host: String = "127.0.0.1", _ router: Router,
+    configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+  ) throws {
+    let log = log
+    var configuration = HTTPServerConfiguration(host: host)
+    configuration.problemResponder = { status, detail in
+      var headers = HTTPHeaders()
+      headers.set("Content-Type", "application/problem+json")
+      let body = #"{"status":\#(status),"detail":"\#(detail)"}"#
+      return HTTPResponse(status: status, headers: headers, body: .bytes(Array(body.utf8)))
+    }
+    configure(&configuration)
+    let userLog = configuration.accessLog
+    configuration.accessLog = { record in
+      log.withLock { $0.append(record) }
+      userLog?(record)
+    }
+    server = try HTTPServer(configuration: configuration, router: router)
+  }
+
+  var port: Int { server.port }
+
+  /// A new connection to the server.
+  func client(host: String = "127.0.0.1") async throws -> LoopbackHTTPClient {
+    try await LoopbackHTTPClient(host: host, port: port)
+  }
+
+  /// One request on a fresh connection.
+  func send(_ request: LoopbackHTTPRequest) async throws -> LoopbackHTTPResponse {
+    try await client().send(request)
+  }
+
+  /// Waits (bounded) until `condition` holds; returns whether it did.
+  func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<500 {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+
+  deinit {}
+}
+
+/// A gate tasks wait on until it is opened.
+final class Gate: Sendable {
+  private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, []))
+
+  /// Waits until `open()` (returns at once if already open).
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = state.withLock { state -> Bool in
+        if state.open { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+
+  /// Opens the gate and releases every waiter.
+  func open() {
+    let waiters = state.withLock { state in
+      state.open = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// A counter shared with handlers.
+final class Counter: Sendable {
+  private let value = Atomic<Int>(0)
+  func increment() { value.add(1, ordering: .sequentiallyConsistent) }
+  var count: Int { value.load(ordering: .sequentiallyConsistent) }
+}
+
+/// A value behind a lock, shareable by reference.
+final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+  init(_ value: Value) { mutex = Mutex(value) }
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
+}

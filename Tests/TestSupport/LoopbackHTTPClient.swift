@@ -1,0 +1,503 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A raw-socket HTTP/1.1 client for tests, over loopback only (`127.0.0.1` or `::1`).
+///
+/// One client is one TCP connection: send several requests to reuse it (keep-alive). Every
+/// operation runs its blocking socket work on a thread of its own, so awaiting it never holds a
+/// Swift concurrency thread, and every wait is bounded by `timeout`, so tests never hang.
+///
+/// Request bodies are written without blocking while watching for an early response: when the
+/// server answers (or closes) before the body is done, writing stops and the response is read.
+/// `LoopbackHTTPResponse.bodyBytesWritten` tells how much of the body went out.
+public final class LoopbackHTTPClient: Sendable {
+  /// The socket and bytes read but not yet consumed.
+  private struct Connection: Sendable {
+    var socket: Int32
+    var buffer: [UInt8] = []
+    var closed = false
+  }
+
+  private let connection: Mutex<Connection>
+  private let timeout: Duration
+
+  /// Connects to `host` (an IPv4 or IPv6 loopback literal) on `port`.
+  public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10))
+    async throws
+  {
+    precondition(host == "127.0.0.1" || host == "::1", "tests only talk to loopback")
+    self.timeout = timeout
+    let socket = try await Self.onThread { try Self.connect(host: host, port: port, timeout: timeout) }
+    connection = Mutex(Connection(socket: socket))
+  }
+
+  deinit {
+    connection.withLock { connection in
+      if !connection.closed { _ = Glibc.close(connection.socket) }
+    }
+  }
+
+  /// Sends `request` and reads its response (skipping `100 Continue`). With
+  /// `Expect: 100-continue` among the headers, the body is sent only after a `100 Continue`
+  /// (or after one second without an answer, as clients do).
+  public func send(_ request: LoopbackHTTPRequest) async throws -> LoopbackHTTPResponse {
+    let timeout = timeout
+    return try await Self.onThread { [self] in
+      try connection.withLock { connection in
+        try Self.exchange(request, on: &connection, timeout: timeout)
+      }
+    }
+  }
+
+  /// Writes raw bytes (for malformed or hand-built requests).
+  public func sendRaw(_ bytes: [UInt8]) async throws {
+    let timeout = timeout
+    try await Self.onThread { [self] in
+      try connection.withLock { connection in
+        var written = 0
+        try Self.write(bytes, on: &connection, timeout: timeout, written: &written)
+      }
+    }
+  }
+
+  /// Reads one response (for requests written with `sendRaw`).
+  public func readResponse(forHead: Bool = false) async throws -> LoopbackHTTPResponse {
+    let timeout = timeout
+    return try await Self.onThread { [self] in
+      try connection.withLock { connection in
+        try Self.readResponse(on: &connection, forHead: forHead, timeout: timeout)
+      }
+    }
+  }
+
+  /// Whether the server closed the connection within `wait` (EOF or reset seen).
+  public func peerClosed(within wait: Duration = .seconds(2)) async -> Bool {
+    (try? await Self.onThread { [self] in
+      connection.withLock { connection in
+        if connection.closed { return true }
+        var probe = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&probe, 1, Self.milliseconds(wait)) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(connection.socket, &byte, 1, Int32(MSG_PEEK)) <= 0
+      }
+    }) ?? true
+  }
+
+  /// Closes the connection.
+  public func close() {
+    connection.withLock { connection in
+      if !connection.closed { _ = Glibc.close(connection.socket) }
+      connection.closed = true
+    }
+  }
+
+  // MARK: - Exchange
+
+  private static func exchange(
+    _ request: LoopbackHTTPRequest, on connection: inout Connection, timeout: Duration
+  ) throws -> LoopbackHTTPResponse {
+    var head = "\(request.method) \(request.target) HTTP/1.1\r\n"
+    var headers = request.headers
+    if !headers.contains(where: { $0.0.lowercased() == "host" }) {
+      headers.insert(("Host", "localhost"), at: 0)
+    }
+    switch request.body {
+    case .none: break
+    case .bytes(let bytes):
+      if request.chunked {
+        headers.append(("Transfer-Encoding", "chunked"))
+      } else {
+        headers.append(("Content-Length", String(bytes.count)))
+      }
+    case .generator(let length, _):
+      if let length, !request.chunked {
+        headers.append(("Content-Length", String(length)))
+      } else {
+        headers.append(("Transfer-Encoding", "chunked"))
+      }
+    }
+    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    head += "\r\n"
+    let isHead = request.method == "HEAD"
+    var written = 0
+    do {
+      try write(Array(head.utf8), on: &connection, timeout: timeout, written: &written)
+    } catch LoopbackHTTPError.connectionClosed {
+      // The server answered before the head was all sent (e.g. headers too large).
+      var response = try readResponse(on: &connection, forHead: isHead, timeout: timeout)
+      response.answeredBeforeBodyWasSent = true
+      return response
+    }
+    let expectsContinue = headers.contains {
+      $0.0.lowercased() == "expect" && $0.1.lowercased() == "100-continue"
+    }
+    if expectsContinue, case .none = request.body {
+    } else if expectsContinue {
+      if readable(connection, within: .seconds(1)) {
+        let interim = try readResponse(
+          on: &connection, forHead: isHead, timeout: timeout, skipInterim: false)
+        if interim.status != 100 { return interim }
+      }
+    }
+    var bodyWritten = 0
+    var answeredEarly = false
+    do {
+      answeredEarly = try writeBody(
+        request, on: &connection, timeout: timeout, bodyWritten: &bodyWritten)
+    } catch LoopbackHTTPError.connectionClosed {
+      answeredEarly = true
+    }
+    var response = try readResponse(on: &connection, forHead: isHead, timeout: timeout)
+    response.bodyBytesWritten = bodyWritten
+    response.answeredBeforeBodyWasSent = answeredEarly
+    return response
+  }
+
+  /// Writes the body; returns true when the server answered or closed before it was all sent.
+  private static func writeBody(
+    _ request: LoopbackHTTPRequest, on connection: inout Connection, timeout: Duration,
+    bodyWritten: inout Int
+  ) throws -> Bool {
+    func piece(_ bytes: [UInt8]) throws -> Bool {
+      if readable(connection, within: .zero) { return true }
+      var framed = bytes
+      if request.chunked {
+        framed = Array("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + [13, 10]
+      }
+      var written = 0
+      do {
+        try write(framed, on: &connection, timeout: timeout, written: &written)
+      } catch LoopbackHTTPError.connectionClosed {
+        bodyWritten += max(0, min(bytes.count, written))
+        return true
+      }
+      bodyWritten += bytes.count
+      return false
+    }
+    switch request.body {
+    case .none:
+      return false
+    case .bytes(let bytes):
+      var offset = 0
+      while offset < bytes.count {
+        let end = min(bytes.count, offset + 64 * 1024)
+        if try piece(Array(bytes[offset..<end])) { return true }
+        offset = end
+      }
+    case .generator(_, let next):
+      while let bytes = next() {
+        if bytes.isEmpty { continue }
+        if try piece(bytes) { return true }
+      }
+    }
+    if request.chunked {
+      var written = 0
+      try write(Array("0\r\n\r\n".utf8), on: &connection, timeout: timeout, written: &written)
+    }
+    return false
+  }
+
+  /// Writes all of `bytes`, never blocking longer than `timeout`; stops with
+  /// `connectionClosed` when the server answers first (data to read) or the socket breaks.
+  private static func write(
+    _ bytes: [UInt8], on connection: inout Connection, timeout: Duration, written: inout Int
+  ) throws {
+    let deadline = ContinuousClock.now + timeout
+    while written < bytes.count {
+      var probe = pollfd(
+        fd: connection.socket, events: Int16(POLLOUT) | Int16(POLLIN), revents: 0)
+      let ready = poll(&probe, 1, milliseconds(deadline - ContinuousClock.now))
+      guard ready > 0 else { throw LoopbackHTTPError.timedOut }
+      if probe.revents & Int16(POLLIN) != 0 || probe.revents & Int16(POLLHUP | POLLERR) != 0 {
+        throw LoopbackHTTPError.connectionClosed
+      }
+      let count = bytes.withUnsafeBytes { buffer in
+        Glibc.send(
+          connection.socket, buffer.baseAddress! + written, buffer.count - written,
+          Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+      }
+      if count < 0 {
+        if errno == EAGAIN || errno == EINTR { continue }
+        throw LoopbackHTTPError.connectionClosed
+      }
+      written += count
+    }
+  }
+
+  // MARK: - Reading
+
+  private static func readResponse(
+    on connection: inout Connection, forHead: Bool, timeout: Duration, skipInterim: Bool = true
+  ) throws -> LoopbackHTTPResponse {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let headBytes = try readHead(on: &connection, deadline: deadline)
+      let lines = String(decoding: headBytes, as: UTF8.self).components(separatedBy: "\r\n")
+      let statusParts = lines[0].split(separator: " ", maxSplits: 2)
+      guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+        throw LoopbackHTTPError.malformedResponse(lines[0])
+      }
+      var headers: [(String, String)] = []
+      for line in lines.dropFirst() where !line.isEmpty {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers.append(
+          (
+            String(line[..<colon]),
+            String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+          ))
+      }
+      var response = LoopbackHTTPResponse(status: status, headers: headers, body: [])
+      if (100..<200).contains(status) {
+        if skipInterim { continue }
+        return response
+      }
+      if forHead || status == 204 || status == 304 { return response }
+      if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+        response.body = try readChunked(on: &connection, deadline: deadline)
+      } else if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+        response.body = try readExactly(length, on: &connection, deadline: deadline)
+      } else {
+        response.body = try readToEnd(on: &connection, deadline: deadline)
+      }
+      return response
+    }
+  }
+
+  private static func readHead(on connection: inout Connection, deadline: ContinuousClock.Instant)
+    throws -> [UInt8]
+  {
+    let terminator: [UInt8] = [13, 10, 13, 10]
+    var searchFrom = 0
+    while true {
+      if connection.buffer.count >= 4 {
+        for index in searchFrom...(connection.buffer.count - 4)
+        where connection.buffer[index..<index + 4].elementsEqual(terminator) {
+          let head = Array(connection.buffer[..<index])
+          connection.buffer.removeFirst(index + 4)
+          return head
+        }
+        searchFrom = connection.buffer.count - 3
+      }
+      guard try fill(&connection, deadline: deadline) else {
+        throw LoopbackHTTPError.connectionClosed
+      }
+    }
+  }
+
+  private static func readLine(on connection: inout Connection, deadline: ContinuousClock.Instant)
+    throws -> String
+  {
+    while true {
+      if let index = connection.buffer.firstIndex(of: 10) {
+        let line = connection.buffer[..<index]
+        connection.buffer.removeFirst(index + 1)
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+          .replacingOccurrences(of: "\r", with: "")
+      }
+      guard try fill(&connection, deadline: deadline) else {
+        throw LoopbackHTTPError.connectionClosed
+      }
+    }
+  }
+
+  private static func readExactly(
+    _ count: Int, on connection: inout Connection, deadline: ContinuousClock.Instant
+  ) throws -> [UInt8] {
+    while connection.buffer.count < count {
+      guard try fill(&connection, deadline: deadline) else {
+        throw LoopbackHTTPError.truncatedBody(expected: count, received: connection.buffer.count)
+      }
+    }
+    let bytes = Array(connection.buffer[..<count])
+    connection.buffer.removeFirst(count)
+    return bytes
+  }
+
+  private static func readChunked(on connection: inout Connection, deadline: ContinuousClock.Instant)
+    throws -> [UInt8]
+  {
+    var body: [UInt8] = []
+    while true {
+      let sizeLine = try readLine(on: &connection, deadline: deadline)
+      let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
+      guard let size = Int(sizeText, radix: 16) else {
+        throw LoopbackHTTPError.malformedResponse("chunk size \(sizeLine)")
+      }
+      if size == 0 {
+        while try !readLine(on: &connection, deadline: deadline).isEmpty {}
+        return body
+      }
+      body += try readExactly(size, on: &connection, deadline: deadline)
+      _ = try readLine(on: &connection, deadline: deadline)
+    }
+  }
+
+  private static func readToEnd(on connection: inout Connection, deadline: ContinuousClock.Instant)
+    throws -> [UInt8]
+  {
+    while try fill(&connection, deadline: deadline) {}
+    defer { connection.buffer = [] }
+    return connection.buffer
+  }
+
+  /// Reads more bytes into the buffer; false at end of stream (or reset).
+  private static func fill(_ connection: inout Connection, deadline: ContinuousClock.Instant)
+    throws -> Bool
+  {
+    var probe = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+    guard poll(&probe, 1, milliseconds(deadline - ContinuousClock.now)) > 0 else {
+      throw LoopbackHTTPError.timedOut
+    }
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    let count = chunk.withUnsafeMutableBytes { recv(connection.socket, $0.baseAddress, $0.count, 0) }
+    guard count > 0 else { return false }
+    connection.buffer += chunk[..<count]
+    return true
+  }
+
+  private static func readable(_ connection: Connection, within wait: Duration) -> Bool {
+    if !connection.buffer.isEmpty { return true }
+    var probe = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+    return poll(&probe, 1, milliseconds(wait)) > 0
+  }
+
+  // MARK: - Plumbing
+
+  private static func connect(host: String, port: Int, timeout: Duration) throws -> Int32 {
+    let isV6 = host.contains(":")
+    let socket = Glibc.socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw LoopbackHTTPError.connectFailed(errno: errno) }
+    var result: Int32
+    if isV6 {
+      var address = sockaddr_in6()
+      address.sin6_family = sa_family_t(AF_INET6)
+      address.sin6_port = in_port_t(UInt16(port).bigEndian)
+      _ = inet_pton(AF_INET6, host, &address.sin6_addr)
+      result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    } else {
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      _ = inet_pton(AF_INET, host, &address.sin_addr)
+      result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+    }
+    guard result == 0 else {
+      let code = errno
+      _ = Glibc.close(socket)
+      throw LoopbackHTTPError.connectFailed(errno: code)
+    }
+    var one: Int32 = 1
+    _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    return socket
+  }
+
+  private static func milliseconds(_ duration: Duration) -> Int32 {
+    let components = duration.components
+    let total = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    return Int32(clamping: max(0, total))
+  }
+
+  /// Runs blocking work on a fresh thread and awaits its result.
+  private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
+    async throws -> T
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(with: Result { try work() })
+      }
+      thread.start()
+    }
+  }
+}
+
+/// A request for `LoopbackHTTPClient`.
+public struct LoopbackHTTPRequest: Sendable {
+  /// A request body.
+  public enum Body: Sendable {
+    case none
+    case bytes([UInt8])
+    /// Produced piece by piece until nil; without a length (or with `chunked`) it is sent with
+    /// chunked transfer coding.
+    case generator(length: Int?, next: @Sendable () -> [UInt8]?)
+
+    /// `count` copies of `byte`, generated in 64 KiB pieces (never held whole in memory).
+    public static func repeating(_ byte: UInt8, count: Int, declareLength: Bool = true) -> Body {
+      let remaining = Mutex(count)
+      let piece = [UInt8](repeating: byte, count: 64 * 1024)
+      return .generator(length: declareLength ? count : nil) {
+        remaining.withLock { remaining in
+          guard remaining > 0 else { return nil }
+          let size = min(remaining, piece.count)
+          remaining -= size
+          return size == piece.count ? piece : Array(piece[..<size])
+        }
+      }
+    }
+  }
+
+  public var method: String
+  public var target: String
+  /// Header fields in order; `Host`, `Content-Length` and `Transfer-Encoding` are added.
+  public var headers: [(String, String)]
+  public var body: Body
+  /// Send the body with chunked transfer coding.
+  public var chunked: Bool
+
+  public init(
+    _ method: String, _ target: String, headers: [(String, String)] = [], body: Body = .none,
+    chunked: Bool = false
+  ) {
+    self.method = method
+    self.target = target
+    self.headers = headers
+    self.body = body
+    self.chunked = chunked
+  }
+}
+
+/// A response read by `LoopbackHTTPClient`.
+public struct LoopbackHTTPResponse: Sendable {
+  public var status: Int
+  /// Header fields in order.
+  public var headers: [(String, String)]
+  public var body: [UInt8]
+  /// How many body bytes of the request were written before the response came.
+  public var bodyBytesWritten = 0
+  /// Whether the server answered (or closed) before the whole request body was written.
+  public var answeredBeforeBodyWasSent = false
+
+  public init(status: Int, headers: [(String, String)], body: [UInt8]) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The first value of header `name` (case-insensitive).
+  public func header(_ name: String) -> String? {
+    headers.first { $0.0.lowercased() == name.lowercased() }?.1
+  }
+
+  /// The body as UTF-8 text.
+  public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Why a `LoopbackHTTPClient` operation failed.
+public enum LoopbackHTTPError: Error, Equatable {
+  case connectFailed(errno: Int32)
+  case timedOut
+  case connectionClosed
+  case malformedResponse(String)
+  case truncatedBody(expected: Int, received: Int)
+}
