@@ -74,6 +74,16 @@ public final class LoopbackHTTPClient: Sendable {
     }
   }
 
+  /// Reads one response without skipping interim (1xx) ones, e.g. `100 Continue`.
+  public func readInterimResponse() async throws -> LoopbackHTTPResponse {
+    let timeout = timeout
+    return try await Self.onThread { [self] in
+      try connection.withLock { connection in
+        try Self.readResponse(on: &connection, forHead: false, timeout: timeout, skipInterim: false)
+      }
+    }
+  }
+
   /// Whether the server closed the connection within `wait` (EOF or reset seen).
   public func peerClosed(within wait: Duration = .seconds(2)) async -> Bool {
     (try? await Self.onThread { [self] in
