@@ -56,6 +56,10 @@ public final class HTTPServer: Sendable {
   /// Requests between their request line and the end of their exchange (for metrics/health).
   public var inFlightCount: Int { core.inFlightCount }
 
+  /// Request contexts and stream readers still alive; 0 once every exchange is over and its
+  /// handler task finished. For leak checks in tests.
+  var liveRequestObjects: Int { core.live.count }
+
   /// Stops gracefully: stops accepting connections at once (new connections are refused), lets
   /// in-flight requests finish until `gracePeriod` has passed (their responses close their
   /// connections), answers 503 to any still waiting, then stops the daemon. Idempotent: every
@@ -63,7 +67,8 @@ public final class HTTPServer: Sendable {
   public func shutdown(gracePeriod: Duration) async {
     let task = lifecycle.withLock { lifecycle -> Task<Void, Never> in
       if let task = lifecycle.shutdown { return task }
-      let daemon = lifecycle.daemon
+      // The drain task owns the daemon from here on, so deinit cannot stop it a second time.
+      let daemon = lifecycle.daemon.take()
       let core = core
       let task = Task {
         guard let daemon else { return }
@@ -73,7 +78,6 @@ public final class HTTPServer: Sendable {
       return task
     }
     await task.value
-    lifecycle.withLock { $0.daemon = nil }
   }
 
   /// Quiesces, waits for in-flight requests up to the grace period, then stops.

@@ -9,7 +9,8 @@ enum MHDCallbacks {
     guard let cls, let connection else { return nil }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     let target = uri.map { String(cString: $0) } ?? ""
-    let context = RequestContext(connection: MHDConnection(raw: connection), rawTarget: target)
+    let context = RequestContext(
+      connection: MHDConnection(raw: connection), rawTarget: target, live: core.live)
     core.register(context)
     return Unmanaged.passRetained(context).toOpaque()
   }
@@ -25,7 +26,8 @@ enum MHDCallbacks {
       context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
     } else {
       // NOTE: MHD always calls `uriLog` first; this keeps the pairing even if it did not.
-      context = RequestContext(connection: MHDConnection(raw: connection), rawTarget: "/")
+      context = RequestContext(
+        connection: MHDConnection(raw: connection), rawTarget: "/", live: core.live)
       core.register(context)
       slot.pointee = Unmanaged.passRetained(context).toOpaque()
     }

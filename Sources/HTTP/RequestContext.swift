@@ -53,10 +53,19 @@ final class RequestContext: Sendable {
   /// The mutable state.
   let state = Mutex(State())
 
+  /// The server's count of live request objects.
+  private let live: LiveCount
+
   /// A context for a request whose request line just arrived.
-  init(connection: MHDConnection, rawTarget: String) {
+  init(connection: MHDConnection, rawTarget: String, live: LiveCount) {
     self.connection = connection
     self.rawTarget = rawTarget
+    self.live = live
+    live.increment()
+  }
+
+  deinit {
+    live.decrement()
   }
 
   /// Suspends the connection unless the request was aborted. Call only from the MHD thread,

@@ -17,7 +17,8 @@ extension ServerCore {
     case .receiving(let route, let parameters, let head):
       let count = uploadSize.pointee
       guard count == 0 else {
-        return receive(context, bytes: UnsafeRawBufferPointer(start: upload, count: count),
+        return receive(
+          context, bytes: UnsafeRawBufferPointer(start: upload, count: count),
           uploadSize: uploadSize)
       }
       return run(context, route: route, parameters: parameters, head: head)

@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
   let registry = Mutex(Registry())
   /// Resumes decided but not yet handed to MHD; the daemon must not stop while any is pending.
   let pendingResumes = Atomic<Int>(0)
+  /// Live request contexts and stream readers (for leak checks).
+  let live = LiveCount()
   /// Set during graceful shutdown: every response closes its connection.
   let draining = Atomic<Bool>(false)
 

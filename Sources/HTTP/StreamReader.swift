@@ -33,6 +33,11 @@ final class StreamReader: Sendable {
     self.core = core
     self.context = context
     self.next = next
+    core.live.increment()
+  }
+
+  deinit {
+    core.live.decrement()
   }
 
   /// Copies up to `max` bytes into `buffer`; returns the count, 0 after suspending to fetch

@@ -1,6 +1,6 @@
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct BodyLimitTests {
   private static let fiftyMegabytes = 50 * 1024 * 1024
@@ -13,16 +13,15 @@ import TestSupport
       handled.increment()
       return HTTPResponse(status: 200, body: .bytes(Array("\(request.body.count)".utf8)))
     }
-    router.add(
-      .post, "/guarded", maxBodyBytes: fiftyMegabytes * 2,
-      preflight: { head in
-        preflighted.increment()
-        guard head.headers["Authorization"] == "Bearer ok" else {
-          return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
-        }
-        return nil
+    let requireToken: @Sendable (HTTPRequestHead) -> HTTPResponse? = { head in
+      preflighted.increment()
+      guard head.headers["Authorization"] == "Bearer ok" else {
+        return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
       }
-    ) { request in
+      return nil
+    }
+    router.add(.post, "/guarded", maxBodyBytes: fiftyMegabytes * 2, preflight: requireToken) {
+      request in
       handled.increment()
       return HTTPResponse(status: 200, body: .bytes(Array("\(request.body.count)".utf8)))
     }
@@ -38,7 +37,7 @@ import TestSupport
     let chunked = try await server.send(.init("POST", "/upload", body: .bytes(body), chunked: true))
     #expect(chunked.status == 200 && chunked.text == "65536")
     #expect(handled.count == 2)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func hugeContentLengthGets413BeforeTheBodyIsSent() async throws {
@@ -52,7 +51,7 @@ import TestSupport
     #expect(response.answeredBeforeBodyWasSent)
     #expect(response.bodyBytesWritten < Self.fiftyMegabytes / 4)
     #expect(handled.count == 0)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func expectContinueWithHugeLengthGets413InsteadOf100() async throws {
@@ -63,7 +62,7 @@ import TestSupport
         body: .repeating(1, count: Self.fiftyMegabytes)))
     #expect(response.status == 413)
     #expect(response.bodyBytesWritten == 0)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func expectContinueWithinTheLimitGets100ThenTheAnswer() async throws {
@@ -78,7 +77,7 @@ import TestSupport
     try await client.sendRaw(Array("hello".utf8))
     let response = try await client.readResponse()
     #expect(response.status == 200 && response.text == "5")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func chunkedBodyOverTheLimitIsCutWith413() async throws {
@@ -97,7 +96,7 @@ import TestSupport
     #expect(await server.eventually { server.log.withLock { $0.count } == 1 })
     #expect(server.log.withLock { $0.first?.status } == 413)
     #expect(await server.eventually { server.server.inFlightCount == 0 })
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func preflightAnswersWithoutReadingTheBody() async throws {
@@ -113,7 +112,7 @@ import TestSupport
     #expect(response.bodyBytesWritten < Self.fiftyMegabytes / 4)
     #expect(preflighted.count == 1)
     #expect(handled.count == 0)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func preflightPassesAuthorisedRequests() async throws {
@@ -125,7 +124,7 @@ import TestSupport
         body: .bytes([1, 2, 3])))
     #expect(response.status == 200 && response.text == "3")
     #expect(handled.count == 1)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test(arguments: [20 * 1024, 200 * 1024])
@@ -140,7 +139,7 @@ import TestSupport
     // A normal request on a new connection still works.
     let fine = try await server.send(.init("POST", "/upload", body: .bytes([1])))
     #expect(fine.status == 200)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func headersJustOverTheLimitGetTheProblemResponder() async throws {
@@ -151,6 +150,6 @@ import TestSupport
       .init("GET", "/upload", headers: [("X-Big", String(repeating: "a", count: 9 * 1024))]))
     #expect(response.status == 431)
     #expect(response.header("Content-Type") == "application/problem+json")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 }

@@ -1,6 +1,6 @@
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ConcurrencyTests {
   /// 32 handlers wait on a gate that opens only after `/fast` answered: with two server threads,
@@ -40,6 +40,6 @@ import TestSupport
       #expect(seen.count == slowCount)
     }
     #expect(await server.eventually { server.server.inFlightCount == 0 })
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 }

@@ -1,6 +1,6 @@
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ServerRoutingTests {
   private static func router() -> Router {
@@ -14,8 +14,10 @@ import TestSupport
     }
     router.add(.post, "/echo") { request in
       var headers = HTTPHeaders()
-      headers.set("X-Query", request.query.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
-        .joined(separator: ","))
+      headers.set(
+        "X-Query",
+        request.query.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+          .joined(separator: ","))
       headers.set("X-Remote", request.head.remoteAddress ?? "none")
       return HTTPResponse(status: 200, headers: headers, body: .bytes(request.body))
     }
@@ -30,7 +32,7 @@ import TestSupport
     #expect(response.text == "image a b.png GET")
     #expect(response.header("Content-Length") == "17")
     #expect(response.header("ETag") == "\"e\"")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func unknownPathIsProblem404() async throws {
@@ -40,7 +42,7 @@ import TestSupport
     #expect(response.header("Content-Type") == "application/problem+json")
     #expect(response.text.contains("\"status\":404"))
     #expect(response.header("X-Request-Id") != nil)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func wrongMethodIs405WithAllow() async throws {
@@ -49,7 +51,7 @@ import TestSupport
     #expect(response.status == 405)
     #expect(response.header("Allow") == "GET, HEAD")
     #expect(response.header("Content-Type") == "application/problem+json")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func malformedPathIs400() async throws {
@@ -57,7 +59,7 @@ import TestSupport
     let response = try await server.send(.init("GET", "/v1/images/a%00b"))
     #expect(response.status == 400)
     #expect(response.header("Content-Type") == "application/problem+json")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func headMirrorsGetWithoutBody() async throws {
@@ -71,7 +73,7 @@ import TestSupport
     // The connection is still in step: a GET after the HEAD reads its own body.
     let get = try await client.send(.init("GET", "/v1/images/x"))
     #expect(get.text == "image x GET")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
@@ -91,7 +93,7 @@ import TestSupport
     let empty = try await client.send(.init("GET", "/empty"))
     #expect(empty.status == 204)
     #expect(await !client.peerClosed(within: .milliseconds(100)))
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func queryAndRemoteAddressReachTheHandler() async throws {
@@ -100,15 +102,16 @@ import TestSupport
       .init("POST", "/echo?b=2&a=x+y&b=3&c=%E2%9C%93", body: .bytes([1, 2, 3])))
     #expect(response.header("X-Query") == "a=x y,b=3,c=✓")
     #expect(response.header("X-Remote") == "127.0.0.1")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func servesIPv6Loopback() async throws {
     let server = try TestServer(host: "::1", Self.router())
-    let response = try await server.client(host: "::1").send(.init("POST", "/echo", body: .bytes([7])))
+    let response = try await server.client(host: "::1").send(
+      .init("POST", "/echo", body: .bytes([7])))
     #expect(response.status == 200)
     #expect(response.header("X-Remote") == "::1")
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test(arguments: [
@@ -121,7 +124,7 @@ import TestSupport
     let echoed = try #require(response.header("X-Request-Id"))
     #expect((echoed == incoming) == kept)
     if !kept { #expect(echoed.count == 32) }
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func accessLogRecordsEachRequest() async throws {
@@ -139,7 +142,7 @@ import TestSupport
     #expect(records[0].remoteAddress == "127.0.0.1")
     #expect(records.allSatisfy { $0.duration >= 0 && $0.completed })
     #expect(server.server.inFlightCount == 0)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func rejectsHostsThatAreNotLiterals() {
@@ -154,5 +157,28 @@ import TestSupport
       try HTTPServer(configuration: HTTPServerConfiguration(port: first.port), router: Router())
     }
     await first.server.shutdown(gracePeriod: .seconds(1))
+  }
+}
+
+@Suite struct MalformedRequestTests {
+  @Test(arguments: [
+    "GARBAGE\r\n\r\n",
+    "GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+    "GET /x HTTP/1.1\r\nbroken header line\r\n\r\n",
+    "GET /x HTTP/9.9\r\nHost: x\r\n\r\n",
+  ])
+  func malformedRequestsAreRefusedAndReleased(raw: String) async throws {
+    var router = Router()
+    router.add(.get, "/x") { _ in HTTPResponse(status: 200) }
+    let server = try TestServer(router)
+    let client = try await server.client()
+    try await client.sendRaw(Array(raw.utf8))
+    if let response = try? await client.readResponse() {
+      #expect(response.status >= 400)
+    }
+    #expect(await server.eventually { server.server.inFlightCount == 0 })
+    let fine = try await server.send(.init("GET", "/x"))
+    #expect(fine.status == 200)
+    await server.stop()
   }
 }

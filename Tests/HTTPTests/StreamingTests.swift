@@ -1,7 +1,7 @@
 import HTTP
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct StreamingTests {
   /// A stream of `count` chunks of `size` bytes (chunk i filled with i), each after a yield so
@@ -40,7 +40,8 @@ import TestSupport
     }
     router.add(.get, "/failing") { _ in
       HTTPResponse(
-        status: 200, body: .stream(length: 10 * 1000, next: stream(count: 10, size: 1000, failAfter: 3)))
+        status: 200,
+        body: .stream(length: 10 * 1000, next: stream(count: 10, size: 1000, failAfter: 3)))
     }
     router.add(.get, "/never") { _ in
       HTTPResponse(
@@ -66,7 +67,7 @@ import TestSupport
     #expect(again.body.count == 25 * 70_000)
     #expect(await server.eventually { server.log.withLock { $0.count } == 2 })
     #expect(server.log.withLock { $0.map(\.bytesSent) } == [4_000_000, 1_750_000])
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func streamsChunkedWithoutLength() async throws {
@@ -75,7 +76,7 @@ import TestSupport
     #expect(response.status == 200)
     #expect(response.header("Transfer-Encoding")?.lowercased() == "chunked")
     #expect(response.body == Self.expected(count: 25, size: 70_000))
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func headOfAStreamSendsLengthButNeverReads() async throws {
@@ -85,7 +86,7 @@ import TestSupport
     #expect(response.header("Content-Length") == "5")
     #expect(response.body.isEmpty)
     #expect(await server.eventually { server.server.inFlightCount == 0 })
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 
   @Test func failingStreamCutsTheConnection() async throws {
@@ -97,6 +98,6 @@ import TestSupport
     #expect(await server.eventually { server.server.inFlightCount == 0 })
     #expect(await server.eventually { server.log.withLock { $0.count } == 1 })
     #expect(server.log.withLock { $0.first?.completed } == false)
-    await server.server.shutdown(gracePeriod: .seconds(1))
+    await server.stop()
   }
 }

@@ -1,6 +1,8 @@
-import HTTP
 import Synchronization
 import TestSupport
+import Testing
+
+@testable import HTTP
 
 /// A server on an ephemeral loopback port for one test, with its access log captured.
 final class TestServer: Sendable {
@@ -51,7 +53,11 @@ final class TestServer: Sendable {
     return condition()
   }
 
-  deinit {}
+  /// Shuts down gracefully and checks that every per-request object MHD held was released.
+  func stop(gracePeriod: Duration = .seconds(1)) async {
+    await server.shutdown(gracePeriod: gracePeriod)
+    #expect(await eventually { server.liveRequestObjects == 0 }, "leaked request objects")
+  }
 }
 
 /// A gate tasks wait on until it is opened.

@@ -31,7 +31,9 @@ public final class LoopbackHTTPClient: Sendable {
   {
     precondition(host == "127.0.0.1" || host == "::1", "tests only talk to loopback")
     self.timeout = timeout
-    let socket = try await Self.onThread { try Self.connect(host: host, port: port, timeout: timeout) }
+    let socket = try await Self.onThread {
+      try Self.connect(host: host, port: port, timeout: timeout)
+    }
     connection = Mutex(Connection(socket: socket))
   }
 
@@ -327,7 +329,9 @@ public final class LoopbackHTTPClient: Sendable {
     return bytes
   }
 
-  private static func readChunked(on connection: inout Connection, deadline: ContinuousClock.Instant)
+  private static func readChunked(
+    on connection: inout Connection, deadline: ContinuousClock.Instant
+  )
     throws -> [UInt8]
   {
     var body: [UInt8] = []
@@ -363,7 +367,9 @@ public final class LoopbackHTTPClient: Sendable {
       throw LoopbackHTTPError.timedOut
     }
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    let count = chunk.withUnsafeMutableBytes { recv(connection.socket, $0.baseAddress, $0.count, 0) }
+    let count = chunk.withUnsafeMutableBytes {
+      recv(connection.socket, $0.baseAddress, $0.count, 0)
+    }
     guard count > 0 else { return false }
     connection.buffer += chunk[..<count]
     return true
@@ -409,7 +415,8 @@ public final class LoopbackHTTPClient: Sendable {
       throw LoopbackHTTPError.connectFailed(errno: code)
     }
     var one: Int32 = 1
-    _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    _ = setsockopt(
+      socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     return socket
   }
 
