@@ -88,3 +88,44 @@ import Testing
     }
   }
 }
+
+@Suite struct AbruptStopTests {
+  /// Dropping a server while a handler waits (connection suspended) and while a stream waits
+  /// for its next chunk must resume those connections before stopping MHD (MHD aborts the
+  /// process otherwise).
+  @Test func deinitWithSuspendedConnectionsDoesNotCrash() async throws {
+    let gate = Gate()
+    let entered = Counter()
+    var router = Router()
+    router.add(.get, "/slow") { _ in
+      entered.increment()
+      await gate.wait()
+      return HTTPResponse(status: 200)
+    }
+    router.add(.get, "/stalled-stream") { _ in
+      entered.increment()
+      return HTTPResponse(
+        status: 200,
+        body: .stream(length: nil) {
+          await gate.wait()
+          return nil
+        })
+    }
+    var server: TestServer? = try TestServer(router)
+    let port = try #require(server?.port)
+    let slow = Task { try await LoopbackHTTPClient(port: port).send(.init("GET", "/slow")) }
+    let stream = Task {
+      try await LoopbackHTTPClient(port: port).send(.init("GET", "/stalled-stream"))
+    }
+    #expect(await server?.eventually { entered.count == 2 } == true)
+    try await Task.sleep(for: .milliseconds(50))
+    server = nil
+    let slowResult = await slow.result
+    let streamResult = await stream.result
+    if case .success(let response) = slowResult { #expect(response.status == 503) }
+    if case .success(let response) = streamResult {
+      Issue.record("a stalled stream cannot complete, got \(response.status)")
+    }
+    gate.open()
+  }
+}
