@@ -11,8 +11,8 @@ public struct HTTPServerConfiguration: Sendable {
   public var maxHeaderBytes: Int
   /// The most connections open at once; further connections are closed at accept.
   public var maxConnections: Int
-  /// Seconds a connection may stay idle (between requests or mid-request) before it is closed.
-  /// A request whose handler is running is not idle.
+  /// Seconds a connection may stay idle (between requests or mid-request) before it is closed;
+  /// 0 never closes idle connections. A request whose handler is running is not idle.
   public var idleTimeout: Int
   /// The number of server threads (each runs its own epoll loop). Handlers run on the Swift
   /// concurrency pool, not on these.
