@@ -16,7 +16,7 @@ import Synchronization
 /// `LoopbackHTTPResponse.bodyBytesWritten` tells how much of the body went out.
 public final class LoopbackHTTPClient: Sendable {
   /// The socket and bytes read but not yet consumed.
-  private struct Connection: Sendable {
+  struct Connection: Sendable {
     var socket: Int32
     var buffer: [UInt8] = []
     var closed = false
@@ -109,7 +109,7 @@ public final class LoopbackHTTPClient: Sendable {
 
   // MARK: - Exchange
 
-  private static func exchange(
+  static func exchange(
     _ request: LoopbackHTTPRequest, on connection: inout Connection, timeout: Duration
   ) throws -> LoopbackHTTPResponse {
     var head = "\(request.method) \(request.target) HTTP/1.1\r\n"
@@ -170,7 +170,7 @@ public final class LoopbackHTTPClient: Sendable {
   }
 
   /// Writes the body; returns true when the server answered or closed before it was all sent.
-  private static func writeBody(
+  static func writeBody(
     _ request: LoopbackHTTPRequest, on connection: inout Connection, timeout: Duration,
     bodyWritten: inout Int
   ) throws -> Bool {
@@ -215,7 +215,7 @@ public final class LoopbackHTTPClient: Sendable {
 
   /// Writes all of `bytes`, never blocking longer than `timeout`; stops with
   /// `connectionClosed` when the server answers first (data to read) or the socket breaks.
-  private static func write(
+  static func write(
     _ bytes: [UInt8], on connection: inout Connection, timeout: Duration, written: inout Int
   ) throws {
     let deadline = ContinuousClock.now + timeout
@@ -237,204 +237,6 @@ public final class LoopbackHTTPClient: Sendable {
         throw LoopbackHTTPError.connectionClosed
       }
       written += count
-    }
-  }
-
-  // MARK: - Reading
-
-  private static func readResponse(
-    on connection: inout Connection, forHead: Bool, timeout: Duration, skipInterim: Bool = true
-  ) throws -> LoopbackHTTPResponse {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-      let headBytes = try readHead(on: &connection, deadline: deadline)
-      let lines = String(decoding: headBytes, as: UTF8.self).components(separatedBy: "\r\n")
-      let statusParts = lines[0].split(separator: " ", maxSplits: 2)
-      guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-        throw LoopbackHTTPError.malformedResponse(lines[0])
-      }
-      var headers: [(String, String)] = []
-      for line in lines.dropFirst() where !line.isEmpty {
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        headers.append(
-          (
-            String(line[..<colon]),
-            String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-          ))
-      }
-      var response = LoopbackHTTPResponse(status: status, headers: headers, body: [])
-      if (100..<200).contains(status) {
-        if skipInterim { continue }
-        return response
-      }
-      if forHead || status == 204 || status == 304 { return response }
-      if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
-        response.body = try readChunked(on: &connection, deadline: deadline)
-      } else if let length = response.header("Content-Length").flatMap({ Int($0) }) {
-        response.body = try readExactly(length, on: &connection, deadline: deadline)
-      } else {
-        response.body = try readToEnd(on: &connection, deadline: deadline)
-      }
-      return response
-    }
-  }
-
-  private static func readHead(on connection: inout Connection, deadline: ContinuousClock.Instant)
-    throws -> [UInt8]
-  {
-    let terminator: [UInt8] = [13, 10, 13, 10]
-    var searchFrom = 0
-    while true {
-      if connection.buffer.count >= 4 {
-        for index in searchFrom...(connection.buffer.count - 4)
-        where connection.buffer[index..<index + 4].elementsEqual(terminator) {
-          let head = Array(connection.buffer[..<index])
-          connection.buffer.removeFirst(index + 4)
-          return head
-        }
-        searchFrom = connection.buffer.count - 3
-      }
-      guard try fill(&connection, deadline: deadline) else {
-        throw LoopbackHTTPError.connectionClosed
-      }
-    }
-  }
-
-  private static func readLine(on connection: inout Connection, deadline: ContinuousClock.Instant)
-    throws -> String
-  {
-    while true {
-      if let index = connection.buffer.firstIndex(of: 10) {
-        let line = connection.buffer[..<index]
-        connection.buffer.removeFirst(index + 1)
-        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-          .replacingOccurrences(of: "\r", with: "")
-      }
-      guard try fill(&connection, deadline: deadline) else {
-        throw LoopbackHTTPError.connectionClosed
-      }
-    }
-  }
-
-  private static func readExactly(
-    _ count: Int, on connection: inout Connection, deadline: ContinuousClock.Instant
-  ) throws -> [UInt8] {
-    while connection.buffer.count < count {
-      guard try fill(&connection, deadline: deadline) else {
-        throw LoopbackHTTPError.truncatedBody(expected: count, received: connection.buffer.count)
-      }
-    }
-    let bytes = Array(connection.buffer[..<count])
-    connection.buffer.removeFirst(count)
-    return bytes
-  }
-
-  private static func readChunked(
-    on connection: inout Connection, deadline: ContinuousClock.Instant
-  )
-    throws -> [UInt8]
-  {
-    var body: [UInt8] = []
-    while true {
-      let sizeLine = try readLine(on: &connection, deadline: deadline)
-      let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
-      guard let size = Int(sizeText, radix: 16) else {
-        throw LoopbackHTTPError.malformedResponse("chunk size \(sizeLine)")
-      }
-      if size == 0 {
-        while try !readLine(on: &connection, deadline: deadline).isEmpty {}
-        return body
-      }
-      body += try readExactly(size, on: &connection, deadline: deadline)
-      _ = try readLine(on: &connection, deadline: deadline)
-    }
-  }
-
-  private static func readToEnd(on connection: inout Connection, deadline: ContinuousClock.Instant)
-    throws -> [UInt8]
-  {
-    while try fill(&connection, deadline: deadline) {}
-    defer { connection.buffer = [] }
-    return connection.buffer
-  }
-
-  /// Reads more bytes into the buffer; false at end of stream (or reset).
-  private static func fill(_ connection: inout Connection, deadline: ContinuousClock.Instant)
-    throws -> Bool
-  {
-    var probe = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-    guard poll(&probe, 1, milliseconds(deadline - ContinuousClock.now)) > 0 else {
-      throw LoopbackHTTPError.timedOut
-    }
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    let count = chunk.withUnsafeMutableBytes {
-      recv(connection.socket, $0.baseAddress, $0.count, 0)
-    }
-    guard count > 0 else { return false }
-    connection.buffer += chunk[..<count]
-    return true
-  }
-
-  private static func readable(_ connection: Connection, within wait: Duration) -> Bool {
-    if !connection.buffer.isEmpty { return true }
-    var probe = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-    return poll(&probe, 1, milliseconds(wait)) > 0
-  }
-
-  // MARK: - Plumbing
-
-  private static func connect(host: String, port: Int, timeout: Duration) throws -> Int32 {
-    let isV6 = host.contains(":")
-    let socket = Glibc.socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw LoopbackHTTPError.connectFailed(errno: errno) }
-    var result: Int32
-    if isV6 {
-      var address = sockaddr_in6()
-      address.sin6_family = sa_family_t(AF_INET6)
-      address.sin6_port = in_port_t(UInt16(port).bigEndian)
-      _ = inet_pton(AF_INET6, host, &address.sin6_addr)
-      result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-        }
-      }
-    } else {
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(port).bigEndian)
-      _ = inet_pton(AF_INET, host, &address.sin_addr)
-      result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-    }
-    guard result == 0 else {
-      let code = errno
-      _ = Glibc.close(socket)
-      throw LoopbackHTTPError.connectFailed(errno: code)
-    }
-    var one: Int32 = 1
-    _ = setsockopt(
-      socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    return socket
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int32 {
-    let components = duration.components
-    let total = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    return Int32(clamping: max(0, total))
-  }
-
-  /// Runs blocking work on a fresh thread and awaits its result.
-  private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
-    async throws -> T
-  {
-    try await withCheckedThrowingContinuation { continuation in
-      let thread = Thread {
-        continuation.resume(with: Result { try work() })
-      }
-      thread.start()
     }
   }
 }

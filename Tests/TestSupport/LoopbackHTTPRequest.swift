@@ -4,7 +4,9 @@ import Synchronization
 public struct LoopbackHTTPRequest: Sendable {
   /// A request body.
   public enum Body: Sendable {
+    /// No body and no framing header.
     case none
+    /// A body in memory (sent in 64 KiB pieces).
     case bytes([UInt8])
     /// Produced piece by piece until nil; without a length (or with `chunked`) it is sent with
     /// chunked transfer coding.
@@ -25,7 +27,9 @@ public struct LoopbackHTTPRequest: Sendable {
     }
   }
 
+  /// The method token, e.g. `GET`.
   public var method: String
+  /// The request-target, e.g. `/v1/images/x?y=1`, sent as is.
   public var target: String
   /// Header fields in order; `Host`, `Content-Length` and `Transfer-Encoding` are added.
   public var headers: [(String, String)]
@@ -33,6 +37,7 @@ public struct LoopbackHTTPRequest: Sendable {
   /// Send the body with chunked transfer coding.
   public var chunked: Bool
 
+  /// A request value.
   public init(
     _ method: String, _ target: String, headers: [(String, String)] = [], body: Body = .none,
     chunked: Bool = false
