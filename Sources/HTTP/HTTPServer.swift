@@ -106,12 +106,23 @@ public final class HTTPServer: Sendable {
 
   private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
     var problems: [String] = []
-    if !(0...65535).contains(configuration.port) { problems.append("port \(configuration.port)") }
-    if configuration.threadCount < 1 { problems.append("threadCount must be at least 1") }
-    if configuration.maxHeaderBytes < 256 { problems.append("maxHeaderBytes must be >= 256") }
-    if configuration.defaultMaxBodyBytes < 0 { problems.append("defaultMaxBodyBytes < 0") }
-    if configuration.maxConnections < 1 { problems.append("maxConnections must be >= 1") }
-    if configuration.idleTimeout < 0 { problems.append("idleTimeout < 0") }
+    if !(0...65535).contains(configuration.port) {
+      problems.append("port must be 0...65535 (got \(configuration.port))")
+    }
+    if !(1...256).contains(configuration.threadCount) {
+      problems.append("threadCount must be 1...256 (got \(configuration.threadCount))")
+    }
+    if configuration.maxHeaderBytes < 256 {
+      problems.append("maxHeaderBytes must be at least 256 (got \(configuration.maxHeaderBytes))")
+    }
+    if configuration.defaultMaxBodyBytes < 0 {
+      problems.append("defaultMaxBodyBytes must not be negative")
+    }
+    // NOTE: MHD splits the connection limit between its threads and refuses a share of 0.
+    if configuration.maxConnections < configuration.threadCount {
+      problems.append("maxConnections must be at least threadCount")
+    }
+    if configuration.idleTimeout < 0 { problems.append("idleTimeout must not be negative") }
     if !problems.isEmpty { throw .invalidConfiguration(problems.joined(separator: ", ")) }
   }
 }

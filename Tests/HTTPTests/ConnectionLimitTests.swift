@@ -40,3 +40,24 @@ import Testing
     await server.stop()
   }
 }
+
+@Suite struct ConfigurationTests {
+  @Test func reportsEveryInvalidValueAtOnce() {
+    let configuration = HTTPServerConfiguration(
+      port: 70_000, defaultMaxBodyBytes: -1, maxHeaderBytes: 10, maxConnections: 1,
+      idleTimeout: -1, threadCount: 2)
+    do {
+      _ = try HTTPServer(configuration: configuration, router: Router())
+      Issue.record("started with an invalid configuration")
+    } catch {
+      guard case .invalidConfiguration(let detail) = error else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+      for key in ["port", "maxHeaderBytes", "defaultMaxBodyBytes", "maxConnections", "idleTimeout"]
+      {
+        #expect(detail.contains(key), "\(key) missing from: \(detail)")
+      }
+    }
+  }
+}
