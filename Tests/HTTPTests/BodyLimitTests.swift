@@ -40,6 +40,23 @@ import Testing
     await server.stop()
   }
 
+  @Test(arguments: [false, true])
+  func largeBodiesWithinTheLimitArriveWhole(chunked: Bool) async throws {
+    let size = 4 * 1024 * 1024 + 17
+    var router = Router()
+    router.add(.put, "/big", maxBodyBytes: size) { request in
+      let sum = request.body.reduce(0) { $0 &+ Int($1) }
+      return HTTPResponse(status: 200, body: .bytes(Array("\(request.body.count) \(sum)".utf8)))
+    }
+    let server = try TestServer(router)
+    let response = try await server.send(
+      .init(
+        "PUT", "/big", body: .repeating(3, count: size, declareLength: !chunked), chunked: chunked))
+    #expect(response.status == 200)
+    #expect(response.text == "\(size) \(size * 3)")
+    await server.stop()
+  }
+
   @Test func hugeContentLengthGets413BeforeTheBodyIsSent() async throws {
     let handled = Counter()
     let server = try TestServer(Self.router(handled: handled, preflighted: Counter()))
