@@ -1,0 +1,92 @@
+/// The request-target of a request line, split and percent-decoded.
+///
+/// The path is split into segments on the raw `/` before decoding, so an encoded slash (`%2F`)
+/// stays inside one segment and never changes which route matches.
+struct RequestTarget: Sendable, Equatable {
+  /// The path exactly as sent, without the query.
+  var rawPath: String
+  /// The decoded path.
+  var path: String
+  /// The decoded path segments (the empty segment before the leading `/` is not included).
+  var segments: [String]
+  /// Decoded query parameters; the last value of a repeated name wins.
+  var query: [String: String]
+
+  /// Parses an origin-form target (`/a/b?x=1`); an absolute-form target
+  /// (`http://host/a?x=1`) keeps only its path and query. Nil when the target is not a path,
+  /// has a malformed escape, or decodes to NUL or invalid UTF-8 in the path.
+  init?(_ target: String) {
+    var raw = Substring(target)
+    if !raw.hasPrefix("/") {
+      // Absolute form: drop `scheme://authority`.
+      guard let colon = raw.firstIndex(of: ":"), raw[colon...].hasPrefix("://") else {
+        return nil
+      }
+      let afterAuthority = raw[raw.index(colon, offsetBy: 3)...]
+      raw = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+    }
+    let rawPath: Substring
+    let rawQuery: Substring?
+    if let mark = raw.firstIndex(of: "?") {
+      rawPath = raw[..<mark]
+      rawQuery = raw[raw.index(after: mark)...]
+    } else {
+      rawPath = raw
+      rawQuery = nil
+    }
+    var segments: [String] = []
+    for piece in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+      guard let decoded = Self.decode(piece, plusIsSpace: false), !decoded.contains("\0") else {
+        return nil
+      }
+      segments.append(decoded)
+    }
+    self.rawPath = String(rawPath)
+    self.path = "/" + segments.joined(separator: "/")
+    self.segments = segments
+    self.query = rawQuery.map(Self.parseQuery) ?? [:]
+  }
+
+  /// Decodes `name=value&...`; pairs that do not decode are skipped.
+  static func parseQuery(_ query: Substring) -> [String: String] {
+    var result: [String: String] = [:]
+    for pair in query.split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      guard let name = decode(parts[0], plusIsSpace: true), !name.isEmpty,
+        let value = decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true)
+      else { continue }
+      result[name] = value
+    }
+    return result
+  }
+
+  /// Percent-decodes `text`; nil on a malformed escape or bytes that are not UTF-8.
+  static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      switch byte {
+      case UInt8(ascii: "%"):
+        guard let high = iterator.next().flatMap(hexValue),
+          let low = iterator.next().flatMap(hexValue)
+        else { return nil }
+        bytes.append(high << 4 | low)
+      case UInt8(ascii: "+") where plusIsSpace:
+        bytes.append(UInt8(ascii: " "))
+      default:
+        bytes.append(byte)
+      }
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/// Maps a method and path to a handler.
+///
+/// Routes are tried in the order they were added. A GET route also answers HEAD unless a HEAD
+/// route for the same path exists (the body is dropped, the headers kept). A path that matches
+/// no route is a 404; a path that matches only routes of other methods is a 405 with `Allow`.
+public struct Router: Sendable {
+  /// One registered route.
+  struct Route: Sendable {
+    let method: HTTPMethod
+    let pattern: RoutePattern
+    let maxBodyBytes: Int?
+    let preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)?
+    let handler: HTTPHandler
+  }
+
+  /// What a lookup found.
+  enum Resolution: Sendable {
+    case route(Route, parameters: [String: String])
+    case methodNotAllowed(allow: [String])
+    case notFound
+  }
+
+  private var routes: [Route] = []
+
+  /// An empty router (everything is a 404).
+  public init() {}
+
+  /// Adds a route.
+  ///
+  /// - Parameters:
+  ///   - method: the method it answers (GET also answers HEAD).
+  ///   - pattern: the path, e.g. `/v1/images/{name}`; `{x}` captures one non-empty segment
+  ///     into `HTTPRequest.pathParameters["x"]`.
+  ///   - maxBodyBytes: the largest request body accepted, overriding the server default.
+  ///   - preflight: runs once the headers are complete, before any body byte is read; a
+  ///     response it returns is sent as is and the body is never read (the connection is then
+  ///     closed if a body was pending). Runs on a server thread: keep it quick and non-blocking.
+  ///   - handler: produces the response once the whole body has arrived.
+  public mutating func add(
+    _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
+    preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)? = nil,
+    _ handler: @escaping HTTPHandler
+  ) {
+    routes.append(
+      Route(
+        method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
+        preflight: preflight, handler: handler))
+  }
+
+  /// Finds the route for `method` and the decoded path `segments`.
+  func resolve(_ method: HTTPMethod, _ segments: [String]) -> Resolution {
+    var allowed: [String] = []
+    var getFallback: (Route, [String: String])?
+    for route in routes {
+      guard let parameters = route.pattern.match(segments) else { continue }
+      if route.method == method { return .route(route, parameters: parameters) }
+      if method == .head, route.method == .get, getFallback == nil {
+        getFallback = (route, parameters)
+      }
+      allowed.append(route.method.rawValue)
+      if route.method == .get { allowed.append(HTTPMethod.head.rawValue) }
+    }
+    if let (route, parameters) = getFallback { return .route(route, parameters: parameters) }
+    if allowed.isEmpty { return .notFound }
+    var seen: Set<String> = []
+    return .methodNotAllowed(allow: allowed.filter { seen.insert($0).inserted })
+  }
+}

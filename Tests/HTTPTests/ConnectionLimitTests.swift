@@ -1,0 +1,63 @@
+import HTTP
+import TestSupport
+import Testing
+
+@Suite struct ConnectionLimitTests {
+  private static func router() -> Router {
+    var router = Router()
+    router.add(.get, "/") { _ in HTTPResponse(status: 200) }
+    return router
+  }
+
+  @Test func connectionsOverTheLimitGetNoAnswer() async throws {
+    let server = try TestServer(Self.router()) { $0.maxConnections = 2 }
+    let first = try await server.client()
+    let second = try await server.client()
+    #expect(try await first.send(.init("GET", "/")).status == 200)
+    #expect(try await second.send(.init("GET", "/")).status == 200)
+    // MHD leaves a connection over the limit unaccepted (or closes it): no answer comes.
+    let third = try await LoopbackHTTPClient(port: server.port, timeout: .seconds(1))
+    await #expect(throws: LoopbackHTTPError.self) {
+      _ = try await third.send(.init("GET", "/"))
+    }
+    // Once slots free up, new connections are served again.
+    first.close()
+    third.close()
+    var served = false
+    for _ in 0..<100 where !served {
+      served = (try? await server.send(.init("GET", "/")).status) == 200
+      if !served { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    #expect(served)
+    await server.stop()
+  }
+
+  @Test func idleConnectionsTimeOut() async throws {
+    let server = try TestServer(Self.router()) { $0.idleTimeout = 1 }
+    let client = try await server.client()
+    #expect(try await client.send(.init("GET", "/")).status == 200)
+    #expect(await client.peerClosed(within: .seconds(5)))
+    await server.stop()
+  }
+}
+
+@Suite struct ConfigurationTests {
+  @Test func reportsEveryInvalidValueAtOnce() {
+    let configuration = HTTPServerConfiguration(
+      port: 70_000, defaultMaxBodyBytes: -1, maxHeaderBytes: 10, maxConnections: 1,
+      idleTimeout: -1, threadCount: 2)
+    do {
+      _ = try HTTPServer(configuration: configuration, router: Router())
+      Issue.record("started with an invalid configuration")
+    } catch {
+      guard case .invalidConfiguration(let detail) = error else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+      for key in ["port", "maxHeaderBytes", "defaultMaxBodyBytes", "maxConnections", "idleTimeout"]
+      {
+        #expect(detail.contains(key), "\(key) missing from: \(detail)")
+      }
+    }
+  }
+}

@@ -1,2 +1,0 @@
-import HTTP
-import Testing
