@@ -59,7 +59,8 @@ public final class WorkerPool: Sendable {
     for index in 0..<self.workers {
       let threadName = "\(name)-\(index)"
       let thread = Thread { [self] in
-        // NOTE: on Linux a name set before `start()` is not applied to the thread; set it here.
+        // NOTE: on Linux a name set before `start()` is not applied to the thread, so it is set
+        // here. Best effort: names only help debuggers and `top -H`.
         Thread.current.name = threadName
         self.workLoop()
       }

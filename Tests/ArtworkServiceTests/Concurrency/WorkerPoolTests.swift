@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
@@ -20,12 +21,20 @@ private final class Occupancy: Sendable {
 }
 
 @Suite struct WorkerPoolTests {
-  @Test func runsJobsOnWorkerThreadsAndReturnsResults() async throws {
-    let pool = WorkerPool(workers: 2, queueLimit: 8)
-    let value = try await pool.run { () throws(ArtworkError) -> String in
-      Thread.current.name ?? ""
+  @Test func runsJobsOnItsOwnThreadsAndReturnsResultsAndErrors() async throws {
+    let pool = WorkerPool(workers: 2, queueLimit: 100)
+    let threads = try await withThrowingTaskGroup(of: UInt.self) { group in
+      for _ in 0..<40 {
+        group.addTask {
+          try await pool.run { () throws(ArtworkError) -> UInt in UInt(pthread_self()) }
+        }
+      }
+      var seen = Set<UInt>()
+      for try await thread in group { seen.insert(thread) }
+      return seen
     }
-    #expect(value.hasPrefix("artwork-w"))
+    // Whatever the cooperative pool did meanwhile, only the pool's two threads ran the jobs.
+    #expect((1...2).contains(threads.count))
     await #expect(throws: ArtworkError(.unprocessableImage, "nope")) {
       try await pool.run { () throws(ArtworkError) -> Int in
         throw ArtworkError(.unprocessableImage, "nope")
