@@ -17,10 +17,13 @@ public final class WorkerPool: Sendable {
     public var queued: Int
   }
 
+  /// The number of worker threads: at most this many jobs run at once.
   public let workers: Int
+  /// How many accepted jobs may wait while every worker is busy.
+  public let queueLimit: Int
+
   /// A queued job: runs the work on a worker thread and answers how to resume its caller.
   private typealias Job = @Sendable () -> @Sendable () -> Void
-  public let queueLimit: Int
 
   private struct State {
     /// FIFO of waiting jobs: `jobs[head...]` are pending. Taken jobs are dropped lazily.

@@ -6,8 +6,9 @@ extension FileSystemStorage {
   /// Stores an object atomically; an existing object is kept (and marked as requested).
   func putNow(_ key: ArtworkKey, bytes: [UInt8]) throws(FileError) {
     let final = objectPath(key)
-    if try PosixFile.status(final) != nil {
-      PosixFile.touch(final)
+    if let existing = try PosixFile.status(final) {
+      // Storing it again means it is in use: refresh its retention mark like a read does.
+      if existing.modified < Self.now() - Self.touchInterval { PosixFile.touch(final) }
       return
     }
     let bucket = objectBucket(key)
