@@ -12,6 +12,9 @@ extension FileSystemStorage {
   /// and the next pass resumes where this one stopped, so calling it periodically cycles through
   /// the whole store. Answers how many files it removed. Failures are skipped (retention is
   /// best effort; the next cycle tries again).
+  ///
+  /// NOTE: the guard against removing an object that is being requested is an in-process lock:
+  /// one process owns a storage directory (replicas sharing storage use S3).
   public func sweep(olderThan age: Duration, limit: Int) async -> Int {
     let cutoff = Self.now() - Int(age.components.seconds)
     let start = sweepCursor.withLock { $0 }
@@ -53,11 +56,15 @@ extension FileSystemStorage {
       for name in PosixFile.list(directory) {
         work += 1
         let ours = isObject ? ArtworkKey(fileName: name) != nil : ArtworkID(hex: name) != nil
+        guard ours else { continue }
         let path = "\(directory)/\(name)"
-        guard ours, let status = try? PosixFile.status(path), status.modified < cutoff else {
-          continue
+        let gone = retentionLock.withLock { _ in
+          guard let status = try? PosixFile.status(path), status.modified < cutoff else {
+            return false
+          }
+          return unlink(path) == 0
         }
-        if unlink(path) == 0 { removed += 1 }
+        if gone { removed += 1 }
       }
       visited += 1
       bucket = (bucket + 1) % Self.sweepBuckets
@@ -69,5 +76,14 @@ extension FileSystemStorage {
   static func hexByte(_ value: Int) -> String {
     let digits = Array("0123456789abcdef")
     return String([digits[(value >> 4) & 0xF], digits[value & 0xF]])
+  }
+}
+
+extension FileSystemStorage {
+  /// Refreshes the "last requested" mark of an object that was just read, at most once per
+  /// `touchInterval` (a write per read would make every GET a disk write).
+  func markRequested(_ path: String, modified: Int) {
+    guard modified < Self.now() - Self.touchInterval else { return }
+    retentionLock.withLock { _ in PosixFile.touch(path) }
   }
 }

@@ -6,11 +6,15 @@ extension FileSystemStorage {
   /// Stores an object atomically; an existing object is kept (and marked as requested).
   func putNow(_ key: ArtworkKey, bytes: [UInt8]) throws(FileError) {
     let final = objectPath(key)
-    if let existing = try PosixFile.status(final) {
-      // Storing it again means it is in use: refresh its retention mark like a read does.
+    // Storing it again means it is in use: refresh its retention mark like a read does. The
+    // check and the refresh happen under the retention lock, so a sweep cannot remove the
+    // object between "it exists" and the caller handing out its URL.
+    let exists = try retentionLock.withLock { _ throws(FileError) -> Bool in
+      guard let existing = try PosixFile.status(final) else { return false }
       if existing.modified < Self.now() - Self.touchInterval { PosixFile.touch(final) }
-      return
+      return true
     }
+    if exists { return }
     let bucket = objectBucket(key)
     let parent = String(bucket.dropLast(3))
     if try PosixFile.makeDirectory(parent) { try PosixFile.syncDirectory(objectsDirectory) }

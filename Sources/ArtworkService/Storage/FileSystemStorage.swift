@@ -28,6 +28,10 @@ public final class FileSystemStorage: ArtworkStorage {
   let temporaryDirectory: String
   /// Where the next retention sweep resumes (see `sweep`).
   let sweepCursor = Mutex(0)
+  /// Held while the sweep decides about and removes one object, and while a request refreshes
+  /// an object's mark, so that an object requested during a sweep is never removed under it.
+  /// (One process owns a storage directory; see `FileSystemStorage+Retention.swift`.)
+  let retentionLock = Mutex(())
 
   /// Temp files older than this are leftovers of a crash, never a write in progress.
   static let staleTemporaryAge = 15 * 60
@@ -68,9 +72,10 @@ public final class FileSystemStorage: ArtworkStorage {
 
   public func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject? {
     let path = objectPath(key)
-    let cutoff = Self.now() - Self.touchInterval
-    let bytes = try await blocking { () throws(FileError) in
-      try PosixFile.read(path, touchIfBefore: cutoff)
+    let bytes = try await blocking { () throws(FileError) -> [UInt8]? in
+      guard let (bytes, modified) = try PosixFile.readWithTime(path) else { return nil }
+      self.markRequested(path, modified: modified)
+      return bytes
     }
     return bytes.map { StoredObject(key: key, bytes: $0) }
   }
@@ -79,7 +84,7 @@ public final class FileSystemStorage: ArtworkStorage {
     let path = objectPath(key)
     return try await blocking { () throws(FileError) in
       guard let status = try PosixFile.status(path) else { return nil }
-      if status.modified < Self.now() - Self.touchInterval { PosixFile.touch(path) }
+      self.markRequested(path, modified: status.modified)
       return status.size
     }
   }

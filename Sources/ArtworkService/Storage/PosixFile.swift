@@ -35,9 +35,14 @@ enum PosixFile {
     }
   }
 
-  /// The whole file with its modification time, or nil when it does not exist.
-  /// When `touchIfBefore` is given and the file's mtime is older, its mtime is set to now.
-  static func read(_ path: String, touchIfBefore cutoff: Int? = nil) throws(FileError) -> [UInt8]? {
+  /// The whole file, or nil when it does not exist.
+  static func read(_ path: String) throws(FileError) -> [UInt8]? {
+    try readWithTime(path)?.bytes
+  }
+
+  /// The whole file with its modification time (seconds since 1970), or nil when it does not
+  /// exist.
+  static func readWithTime(_ path: String) throws(FileError) -> (bytes: [UInt8], modified: Int)? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
@@ -67,8 +72,7 @@ enum PosixFile {
     // NOTE: objects are never rewritten in place, so a short read means the file was
     // truncated behind our back; answer what is there rather than zero padding.
     if total < bytes.count { bytes.removeSubrange(total...) }
-    if let cutoff, Int(info.st_mtim.tv_sec) < cutoff { touch(fd) }
-    return bytes
+    return (bytes, Int(info.st_mtim.tv_sec))
   }
 
   /// Size and modification time (seconds since 1970), or nil when `path` does not exist.
@@ -86,10 +90,6 @@ enum PosixFile {
   /// times are set; nothing here reads the access time.)
   static func touch(_ path: String) {
     _ = utimensat(AT_FDCWD, path, nil, 0)
-  }
-
-  private static func touch(_ fd: Int32) {
-    _ = futimens(fd, nil)
   }
 
   /// Creates a directory; true when it was created, false when it existed already.
