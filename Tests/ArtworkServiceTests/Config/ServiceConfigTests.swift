@@ -297,3 +297,29 @@ import Testing
     #expect(config.apiTokens.isEmpty)
   }
 }
+
+@Suite struct ServiceConfigSummaryTests {
+  @Test func imageURLAndSummaryWithoutSecrets() throws {
+    let config = try ServiceConfig(environment: [
+      "ARTWORK_PUBLIC_URL": "https://img.example.com/artwork/",
+      "ARTWORK_STORAGE": "s3://bucket/p",
+      "ARTWORK_S3_ACCESS_KEY_ID": "AKIDSECRETVALUE",
+      "ARTWORK_S3_SECRET_ACCESS_KEY": "very-secret-key",
+      "ARTWORK_API_TOKENS": "token-one-abcdefghij,token-two-abcdefghij",
+      "ARTWORK_FETCH_TIMEOUT": "1500ms",
+    ])
+    let key = ArtworkKey(id: ArtworkID(hex: String(repeating: "a", count: 64))!, format: .png)
+    #expect(
+      config.imageURL(for: key)
+        == "https://img.example.com/artwork/v1/images/\(String(repeating: "a", count: 64)).png")
+    let summary = config.summary
+    #expect(summary["storage"] == "s3://bucket/p")
+    #expect(summary["api_tokens"] == 2)
+    #expect(summary["fetch_timeout_ms"] == 1500)
+    for value in summary.values {
+      if case .string(let text) = value {
+        #expect(!text.contains("SECRET") && !text.contains("secret") && !text.contains("token-"))
+      }
+    }
+  }
+}
