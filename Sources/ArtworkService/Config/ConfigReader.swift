@@ -13,7 +13,7 @@ struct ConfigReader {
   /// `ARTWORK_API_TOKENS=` in a compose file means "none" rather than an error.
   mutating func text(_ key: String) -> String? {
     keysRead.append(key)
-    guard let value = environment[key]?.trimmingASCIIWhitespace(), !value.isEmpty else {
+    guard let value = environment[key].map(HeaderSyntax.trimmed), !value.isEmpty else {
       return nil
     }
     return value
@@ -135,19 +135,5 @@ enum DurationUnit: String, CaseIterable {
     }
     guard let unit = units.first(where: { $0.rawValue == suffix.lowercased() }) else { return nil }
     return unit.duration(count)
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces, tabs, CR and LF.
-  func trimmingASCIIWhitespace() -> String {
-    // NOTE: "\r\n" is one Character (a grapheme cluster), so it is listed on its own.
-    let isSpace: (Character) -> Bool = {
-      $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n"
-    }
-    guard let first = firstIndex(where: { !isSpace($0) }),
-      let last = lastIndex(where: { !isSpace($0) })
-    else { return "" }
-    return String(self[first...last])
   }
 }

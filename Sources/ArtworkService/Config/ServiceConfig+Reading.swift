@@ -2,7 +2,7 @@ extension ServiceConfig {
   /// Comma-separated entries, trimmed, empty entries dropped.
   static func list(_ text: String?) -> [String] {
     guard let text else { return [] }
-    return text.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }
+    return text.split(separator: ",").map { HeaderSyntax.trimmed(String($0)) }
       .filter { !$0.isEmpty }
   }
 

@@ -12,6 +12,19 @@ enum HeaderSyntax {
     }
   }
 
+  /// `text` without leading and trailing spaces, tabs, CR and LF (header values, environment
+  /// values).
+  static func trimmed(_ text: String) -> String {
+    // NOTE: "\r\n" is one Character (a grapheme cluster), so it is listed on its own.
+    let isSpace: (Character) -> Bool = {
+      $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n"
+    }
+    guard let first = text.firstIndex(where: { !isSpace($0) }),
+      let last = text.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(text[first...last])
+  }
+
   /// Reads header text one byte at a time; every method leaves `index` after what it read.
   struct Scanner {
     let bytes: [UInt8]

@@ -26,7 +26,7 @@ struct PartHeaders {
       else {
         throw bad("the header line \"\(line.prefix(80))\" is not \"Name: value\".")
       }
-      let value = String(line[line.index(after: colon)...]).trimmingASCIIWhitespace()
+      let value = HeaderSyntax.trimmed(String(line[line.index(after: colon)...]))
       guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else {
         throw bad("a header contains a stray line break.")
       }

@@ -28,9 +28,9 @@ extension FileSystemStorage {
     let path = temporaryPath()
     let content = Array("artwork readiness probe \(path)".utf8)
     do {
-      try PosixFile.writeNew(path, content)
+      try Posix.writeNew(path, content)
       defer { unlink(path) }
-      guard try PosixFile.read(path) == content else {
+      guard try Posix.read(path) == content else {
         return "the storage directory does not read back what was written to \(path)"
       }
       return nil

@@ -40,7 +40,7 @@ extension FileSystemStorage {
       if isObject {
         let ab = Self.hexByte(bucket >> 8)
         let top = "\(objectsDirectory)/\(ab)"
-        if bucket & 0xFF == 0 || work == 0, (try? PosixFile.status(top)) == nil {
+        if bucket & 0xFF == 0 || work == 0, (try? Posix.status(top)) == nil {
           // A missing top-level directory skips its 256 buckets for one unit of work.
           work += 1
           let next = ((bucket >> 8) + 1) << 8
@@ -53,13 +53,13 @@ extension FileSystemStorage {
         directory = "\(recordsDirectory)/\(Self.hexByte(bucket - 65536))"
       }
       work += 1
-      for name in PosixFile.list(directory) {
+      for name in Posix.list(directory) {
         work += 1
         let ours = isObject ? ArtworkKey(fileName: name) != nil : ArtworkID(hex: name) != nil
         guard ours else { continue }
         let path = "\(directory)/\(name)"
         let gone = retentionLock.withLock { _ in
-          guard let status = try? PosixFile.status(path), status.modified < cutoff else {
+          guard let status = try? Posix.status(path), status.modified < cutoff else {
             return false
           }
           return unlink(path) == 0
@@ -84,6 +84,6 @@ extension FileSystemStorage {
   /// `touchInterval` (a write per read would make every GET a disk write).
   func markRequested(_ path: String, modified: Int) {
     guard modified < Self.now() - Self.touchInterval else { return }
-    retentionLock.withLock { _ in PosixFile.touch(path) }
+    retentionLock.withLock { _ in Posix.touch(path) }
   }
 }

@@ -58,7 +58,7 @@ public final class FileSystemStorage: ArtworkStorage {
     }
     do throws(FileError) {
       for path in [objectsDirectory, recordsDirectory, temporaryDirectory] {
-        try PosixFile.makeDirectory(path)
+        try Posix.makeDirectory(path)
       }
     } catch {
       throw error.artworkError
@@ -73,7 +73,7 @@ public final class FileSystemStorage: ArtworkStorage {
   public func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject? {
     let path = objectPath(key)
     let bytes = try await blocking { () throws(FileError) -> [UInt8]? in
-      guard let (bytes, modified) = try PosixFile.readWithTime(path) else { return nil }
+      guard let (bytes, modified) = try Posix.readWithTime(path) else { return nil }
       self.markRequested(path, modified: modified)
       return bytes
     }
@@ -83,7 +83,7 @@ public final class FileSystemStorage: ArtworkStorage {
   public func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int? {
     let path = objectPath(key)
     return try await blocking { () throws(FileError) in
-      guard let status = try PosixFile.status(path) else { return nil }
+      guard let status = try Posix.status(path) else { return nil }
       self.markRequested(path, modified: status.modified)
       return status.size
     }
@@ -96,7 +96,7 @@ public final class FileSystemStorage: ArtworkStorage {
   public func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]? {
     let path = recordPath(name)
     // Records are not touched on read: their mtime is their age, and retention uses it.
-    return try await blocking { () throws(FileError) in try PosixFile.read(path) }
+    return try await blocking { () throws(FileError) in try Posix.read(path) }
   }
 
   // MARK: - Paths

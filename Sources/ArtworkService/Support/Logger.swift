@@ -71,13 +71,13 @@ public struct Logger: Sendable {
     level: LogLevel, message: String, fields: [String: LogValue], time: timespec
   ) -> String {
     var out = "{\"ts\":\"\(timestamp(time))\",\"level\":\"\(level.rawValue)\",\"msg\":"
-    JSON.appendString(message, to: &out)
+    JSONWriter.appendString(message, to: &out)
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
       out += ","
       let reserved = key == "ts" || key == "level" || key == "msg"
-      JSON.appendString(reserved ? "_" + key : key, to: &out)
+      JSONWriter.appendString(reserved ? "_" + key : key, to: &out)
       out += ":"
-      JSON.append(value, to: &out)
+      JSONWriter.append(value, to: &out)
     }
     out += "}\n"
     return out
