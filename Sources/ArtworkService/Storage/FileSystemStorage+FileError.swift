@@ -4,9 +4,9 @@
   import Darwin
 #endif
 
-/// A failed system call on a storage file: which call, on which path, and errno.
-/// Internal to the filesystem backend; it leaves as an `ArtworkError` or a readiness sentence.
 extension FileSystemStorage {
+  /// A failed system call on a storage file: which call, on which path, and errno.
+  /// Internal to the filesystem backend; it leaves as an `ArtworkError` or a readiness sentence.
   struct FileError: Error {
     var operation: String
     var path: String

@@ -2,9 +2,9 @@
 // because `read` alone resolves to this enum's own method.
 import Glibc
 
-/// The few POSIX file operations the filesystem backend needs, with errno turned into
-/// `FileError` and EINTR retried. Blocking: call from a thread that may block.
 extension FileSystemStorage {
+  /// The few POSIX file operations the filesystem backend needs, with errno turned into
+  /// `FileError` and EINTR retried. Blocking: call from a thread that may block.
   enum Posix {
     /// Creates `path` exclusively (it must not exist), writes `bytes`, fsyncs and closes it.
     /// On failure the partial file is removed.

@@ -1,5 +1,5 @@
-/// A minimal JSON writer for log lines (Foundation's encoder is too slow and too general here).
 extension Logger {
+  /// A minimal JSON writer for log lines (Foundation's encoder is too slow and too general here).
   enum JSONWriter {
     /// Appends `text` as a JSON string literal: quotes, backslashes and control characters are
     /// escaped; everything else (valid Unicode, as Swift strings are) is written as UTF-8.
