@@ -7,7 +7,10 @@ extension ServiceConfig {
   /// generated from this (`markdownTable()`), and a test checks that the reader and this list
   /// agree, so a key cannot be added without being documented.
   public static let documentation: [Setting] = [
-    ("ARTWORK_LISTEN", "127.0.0.1:8080", "Address to listen on: `host:port` or `[v6]:port`."),
+    (
+      "ARTWORK_LISTEN", "127.0.0.1:8080",
+      "Address to listen on: `ip:port`, `[ipv6]:port` or `localhost:port`."
+    ),
     (
       "ARTWORK_PUBLIC_URL", "http://127.0.0.1:8080",
       "Base of hosted image URLs. Phones need https on a public host (a warning says so)."

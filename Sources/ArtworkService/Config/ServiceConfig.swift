@@ -111,6 +111,10 @@ public struct ServiceConfig: Sendable {
           + "is empty: set ARTWORK_API_TOKENS, or ARTWORK_ALLOW_ANONYMOUS=1 to accept "
           + "anonymous requests on purpose")
     }
+    if !listen.isLoopback && apiTokens.isEmpty && allowAnonymous {
+      warnings.append(
+        "ARTWORK_ALLOW_ANONYMOUS: anyone who can reach \(listen) can store images here")
+    }
     warnings += Self.publicURLWarnings(url)
     Self.checkUnknownKeys(&reader)
 

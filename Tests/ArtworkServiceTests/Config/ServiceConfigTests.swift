@@ -187,6 +187,7 @@ import Testing
       "ARTWORK_LISTEN": "0.0.0.0:8080", "ARTWORK_ALLOW_ANONYMOUS": "true",
     ])
     #expect(anonymous.allowAnonymous)
+    #expect(anonymous.warnings.contains { $0.hasPrefix("ARTWORK_ALLOW_ANONYMOUS: anyone") })
     let tokens = try ServiceConfig(environment: [
       "ARTWORK_LISTEN": "[::]:8080",
       "ARTWORK_API_TOKENS": " first-token-abcdefgh, ,second-token-abcdefgh ,",
