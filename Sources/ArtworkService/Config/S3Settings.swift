@@ -1,0 +1,23 @@
+/// How to reach an S3-compatible object store. Only used when the storage is `.s3`.
+public struct S3Settings: Sendable, Hashable {
+  /// Base URL of the service, without a trailing slash (for AWS derived from the region).
+  public var endpoint: String
+  public var region: String
+  /// Empty when not configured; a problem is reported if the storage is S3 and these are empty.
+  public var accessKeyID: String
+  public var secretAccessKey: String
+  /// `https://bucket.endpoint/key` (true) or `https://endpoint/bucket/key` (false, the default,
+  /// which MinIO/SeaweedFS-style servers expect).
+  public var virtualHosted: Bool
+
+  public init(
+    endpoint: String, region: String, accessKeyID: String, secretAccessKey: String,
+    virtualHosted: Bool
+  ) {
+    self.endpoint = endpoint
+    self.region = region
+    self.accessKeyID = accessKeyID
+    self.secretAccessKey = secretAccessKey
+    self.virtualHosted = virtualHosted
+  }
+}

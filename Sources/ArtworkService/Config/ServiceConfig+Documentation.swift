@@ -1,0 +1,88 @@
+extension ServiceConfig {
+  /// One documented setting: its variable, its default as an operator would write it, and
+  /// what it means (including the values accepted).
+  public typealias Setting = (key: String, default: String, meaning: String)
+
+  /// Every `ARTWORK_*` variable the service reads, in README order. The README table is
+  /// generated from this (`markdownTable()`), and a test checks that the reader and this list
+  /// agree, so a key cannot be added without being documented.
+  public static let documentation: [Setting] = [
+    (
+      "ARTWORK_LISTEN", "127.0.0.1:8080",
+      "Address to listen on: `ip:port`, `[ipv6]:port` or `localhost:port`."
+    ),
+    (
+      "ARTWORK_PUBLIC_URL", "http://127.0.0.1:8080",
+      "Base of hosted image URLs. Phones need https on a public host (a warning says so)."
+    ),
+    (
+      "ARTWORK_STORAGE", "./data",
+      "A directory, or `s3://BUCKET/optional/prefix` for an S3-compatible store."
+    ),
+    (
+      "ARTWORK_S3_ENDPOINT", "https://s3.REGION.amazonaws.com",
+      "S3 endpoint URL (MinIO, SeaweedFS, R2...)."
+    ),
+    ("ARTWORK_S3_REGION", "us-east-1", "S3 region used for request signing."),
+    (
+      "ARTWORK_S3_ACCESS_KEY_ID", "`AWS_ACCESS_KEY_ID`",
+      "S3 access key id; falls back to `AWS_ACCESS_KEY_ID`."
+    ),
+    (
+      "ARTWORK_S3_SECRET_ACCESS_KEY", "`AWS_SECRET_ACCESS_KEY`",
+      "S3 secret key; falls back to `AWS_SECRET_ACCESS_KEY`."
+    ),
+    (
+      "ARTWORK_S3_VIRTUAL_HOSTED", "0",
+      "`1`: bucket in the host name (`bucket.endpoint`); `0`: in the path."
+    ),
+    (
+      "ARTWORK_API_TOKENS", "(none)",
+      "Comma-separated bearer tokens accepted on write endpoints; empty means no authentication."
+    ),
+    (
+      "ARTWORK_ALLOW_ANONYMOUS", "0",
+      "`1` or `true` allows a non-loopback `ARTWORK_LISTEN` without API tokens."
+    ),
+    (
+      "ARTWORK_MAX_SOURCE_BYTES", "2000000",
+      "Largest source image accepted (upload or fetch), at most 50000000."
+    ),
+    ("ARTWORK_MAX_PIXELS", "40000000", "Largest source width × height decoded."),
+    ("ARTWORK_WORKERS", "number of cores", "Threads doing image and fetch work (1 to 256)."),
+    (
+      "ARTWORK_QUEUE", "64",
+      "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After."
+    ),
+    ("ARTWORK_FETCH_TIMEOUT", "8s", "Total time for one source fetch: `8`, `8s` or `1500ms`."),
+    ("ARTWORK_CA_FILE", "(system)", "Extra PEM CA bundle trusted when fetching sources."),
+    (
+      "ARTWORK_PRIVATE_SOURCES", "(none)",
+      "Comma-separated private hosts or CIDRs that sources may be fetched from."
+    ),
+    (
+      "ARTWORK_SOURCE_TTL", "600s",
+      "How long a fetched URL's result is reused (`s`, `m`, `h` suffixes)."
+    ),
+    ("ARTWORK_FAILURE_TTL", "30s", "How long a failed fetch is remembered (`s`, `m`, `h`)."),
+    (
+      "ARTWORK_RETENTION", "30d",
+      "Objects not requested for this long are removed (`d`, `h`); `0` keeps them forever."
+    ),
+    ("ARTWORK_SHUTDOWN_GRACE", "10s", "Time in-flight requests get to finish on SIGTERM."),
+    ("ARTWORK_MAX_CONNECTIONS", "512", "Concurrent HTTP connections accepted."),
+    ("ARTWORK_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error` (JSON lines on stderr)."),
+  ]
+
+  /// The README's configuration table, in Markdown.
+  public static func markdownTable() -> String {
+    var lines = ["| Variable | Default | Meaning |", "| --- | --- | --- |"]
+    for setting in documentation {
+      let shownDefault =
+        setting.default.hasPrefix("`") || setting.default.hasPrefix("(")
+          || setting.default.contains(" ") ? setting.default : "`\(setting.default)`"
+      lines.append("| `\(setting.key)` | \(shownDefault) | \(setting.meaning) |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

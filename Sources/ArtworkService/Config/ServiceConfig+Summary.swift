@@ -1,0 +1,45 @@
+extension ServiceConfig {
+  /// The hosted URL of a stored object: `{publicURL}/v1/images/{id}.{ext}`.
+  public func imageURL(for key: ArtworkKey) -> String {
+    "\(publicURL)/v1/images/\(key.fileName)"
+  }
+
+  /// The effective settings as log fields for the start-up line. Secrets are never included:
+  /// tokens and S3 keys appear as counts or presence only.
+  public var summary: [String: LogValue] {
+    var fields: [String: LogValue] = [
+      "listen": .string(listen.description),
+      "public_url": .string(publicURL),
+      "api_tokens": .int(apiTokens.count),
+      "allow_anonymous": .bool(allowAnonymous),
+      "max_source_bytes": .int(maxSourceBytes),
+      "max_pixels": .int(maxPixels),
+      "workers": .int(workers),
+      "queue": .int(queueLimit),
+      "fetch_timeout_ms": .int(Self.milliseconds(fetchTimeout)),
+      "private_sources": .string(privateSources.joined(separator: ",")),
+      "source_ttl_s": .int(Int(sourceTTL.components.seconds)),
+      "failure_ttl_s": .int(Int(failureTTL.components.seconds)),
+      "retention_s": .int(retention.map { Int($0.components.seconds) } ?? 0),
+      "shutdown_grace_ms": .int(Self.milliseconds(shutdownGrace)),
+      "max_connections": .int(maxConnections),
+      "log_level": .string(logLevel.rawValue),
+    ]
+    if let caFile { fields["ca_file"] = .string(caFile) }
+    switch storage {
+    case .fileSystem(let directory):
+      fields["storage"] = .string(directory)
+    case .s3(let bucket, let prefix):
+      fields["storage"] = .string(prefix.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(prefix)")
+      fields["s3_endpoint"] = .string(s3.endpoint)
+      fields["s3_region"] = .string(s3.region)
+      fields["s3_virtual_hosted"] = .bool(s3.virtualHosted)
+    }
+    return fields
+  }
+
+  static func milliseconds(_ duration: Duration) -> Int {
+    let parts = duration.components
+    return Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000)
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Every setting of the service: one value, read once at start-up from an environment and
+/// validated as a whole. Each key is documented in `ServiceConfig.documentation` (the README's
+/// table comes from there).
+public struct ServiceConfig: Sendable {
+  /// Where the HTTP server listens (`ARTWORK_LISTEN`).
+  public var listen: ListenAddress
+  /// Base of every hosted image URL, without a trailing slash (`ARTWORK_PUBLIC_URL`).
+  public var publicURL: String
+  public var storage: StorageLocation
+  public var s3: S3Settings
+  /// Bearer tokens accepted on write endpoints; empty means no authentication.
+  public var apiTokens: [String]
+  /// Set when an operator accepts anonymous writes on a non-loopback address.
+  public var allowAnonymous: Bool
+  public var maxSourceBytes: Int
+  public var maxPixels: Int
+  public var workers: Int
+  /// Jobs allowed to wait for a worker before requests are answered 503.
+  public var queueLimit: Int
+  public var fetchTimeout: Duration
+  /// Extra CA bundle for fetching sources (a private CA), or nil for the system's.
+  public var caFile: String?
+  /// Hosts and CIDRs that sources may come from although private, as written (not parsed here).
+  public var privateSources: [String]
+  public var sourceTTL: Duration
+  public var failureTTL: Duration
+  /// How long an object may go unrequested before it is swept; nil keeps objects forever.
+  public var retention: Duration?
+  public var shutdownGrace: Duration
+  public var maxConnections: Int
+  public var logLevel: LogLevel
+  /// Settings that work but will probably not do what the operator wants (log them at start-up).
+  public var warnings: [String]
+  /// The keys this value read, in order (the documentation test checks them).
+  let keysRead: [String]
+
+  /// Reads and validates every setting. `processorCount` is the default worker count.
+  ///
+  /// Throws one `ConfigError` listing every problem found, including unknown `ARTWORK_*`
+  /// variables (a typo must not silently fall back to a default).
+  public init(
+    environment: [String: String],
+    processorCount: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) throws(ConfigError) {
+    var reader = ConfigReader(environment: environment)
+    var warnings: [String] = []
+
+    listen = reader.value(
+      "ARTWORK_LISTEN", default: ListenAddress(host: "127.0.0.1", port: 8080)!,
+      accepted: "expected host:port or [IPv6]:port with an IP address or localhost",
+      ListenAddress.init(parsing:))
+    let url = reader.value(
+      "ARTWORK_PUBLIC_URL", default: PublicURL(parsing: "http://127.0.0.1:8080")!,
+      accepted: "expected an absolute http(s) URL without user, query or fragment",
+      PublicURL.init(parsing:))
+    publicURL = url.text
+    storage = reader.value(
+      "ARTWORK_STORAGE", default: .fileSystem(directory: "./data"),
+      accepted: "expected a directory path or s3://BUCKET/optional/prefix (a valid bucket name)",
+      StorageLocation.init(parsing:))
+    s3 = Self.readS3(&reader, storage: storage)
+
+    apiTokens = Self.readTokens(&reader, warnings: &warnings)
+    allowAnonymous = reader.boolean("ARTWORK_ALLOW_ANONYMOUS", default: false)
+    maxSourceBytes = reader.integer(
+      "ARTWORK_MAX_SOURCE_BYTES", default: 2_000_000, range: 1...50_000_000)
+    maxPixels = reader.integer("ARTWORK_MAX_PIXELS", default: 40_000_000, range: 1...1_000_000_000)
+    workers = reader.integer("ARTWORK_WORKERS", default: max(1, processorCount), range: 1...256)
+    queueLimit = reader.integer("ARTWORK_QUEUE", default: 64, range: 0...100_000)
+    fetchTimeout = reader.duration(
+      "ARTWORK_FETCH_TIMEOUT", default: .seconds(8), units: [.milliseconds, .seconds],
+      bare: .seconds, range: .milliseconds(1)...(.seconds(300)), rangeText: "from 1ms to 300s")
+    caFile = reader.value(
+      "ARTWORK_CA_FILE", default: nil,
+      accepted: "expected the path of a readable PEM file that exists"
+    ) { path in
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path)
+      else { return nil }
+      return .some(path)
+    }
+    privateSources = Self.list(reader.text("ARTWORK_PRIVATE_SOURCES"))
+    let cacheUnits: [DurationUnit] = [.seconds, .minutes, .hours]
+    sourceTTL = reader.duration(
+      "ARTWORK_SOURCE_TTL", default: .seconds(600), units: cacheUnits, bare: .seconds,
+      range: .zero...(.seconds(7 * 86400)), rangeText: "from 0 to 168h")
+    failureTTL = reader.duration(
+      "ARTWORK_FAILURE_TTL", default: .seconds(30), units: cacheUnits, bare: .seconds,
+      range: .zero...(.seconds(86400)), rangeText: "from 0 to 24h")
+    // NOTE: a bare number is refused for retention: "30" meaning 30 seconds would delete
+    // nearly everything, and meaning 30 days would surprise anyone who reads the others.
+    let keep = reader.duration(
+      "ARTWORK_RETENTION", default: .seconds(30 * 86400), units: [.days, .hours], bare: nil,
+      range: .zero...(.seconds(3650 * 86400)), rangeText: "up to 3650d (0 keeps forever)")
+    retention = keep == .zero ? nil : keep
+    shutdownGrace = reader.duration(
+      "ARTWORK_SHUTDOWN_GRACE", default: .seconds(10), units: [.milliseconds, .seconds],
+      bare: .seconds, range: .zero...(.seconds(600)), rangeText: "from 0 to 600s")
+    maxConnections = reader.integer(
+      "ARTWORK_MAX_CONNECTIONS", default: 512, range: 1...100_000)
+    logLevel = reader.value(
+      "ARTWORK_LOG_LEVEL", default: .info, accepted: "expected debug, info, warn or error",
+      LogLevel.init(name:))
+
+    if !listen.isLoopback && apiTokens.isEmpty && !allowAnonymous {
+      reader.problem(
+        "ARTWORK_LISTEN=\"\(listen)\" is reachable from other machines but ARTWORK_API_TOKENS "
+          + "is empty: set ARTWORK_API_TOKENS, or ARTWORK_ALLOW_ANONYMOUS=1 to accept "
+          + "anonymous requests on purpose")
+    }
+    if !listen.isLoopback && apiTokens.isEmpty && allowAnonymous {
+      warnings.append(
+        "ARTWORK_ALLOW_ANONYMOUS: anyone who can reach \(listen) can store images here")
+    }
+    warnings += Self.publicURLWarnings(url)
+    Self.checkUnknownKeys(&reader)
+
+    self.warnings = warnings
+    self.keysRead = reader.keysRead
+    guard reader.problems.isEmpty else { throw ConfigError(problems: reader.problems) }
+  }
+}

@@ -1,0 +1,133 @@
+// NOTE: Linux only (the service targets Debian); `Glibc.read` is named explicitly below
+// because `read` alone resolves to this enum's own method.
+import Glibc
+
+extension FileSystemStorage {
+  /// The few POSIX file operations the filesystem backend needs, with errno turned into
+  /// `FileError` and EINTR retried. Blocking: call from a thread that may block.
+  enum Posix {
+    /// Creates `path` exclusively (it must not exist), writes `bytes`, fsyncs and closes it.
+    /// On failure the partial file is removed.
+    static func writeNew(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+      let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+      var failure: FileError?
+      var written = 0
+      bytes.withUnsafeBytes { buffer in
+        while written < buffer.count {
+          let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+          if n < 0 {
+            if errno == EINTR { continue }
+            failure = FileError(operation: "write", path: path, code: errno)
+            return
+          }
+          written += n
+        }
+      }
+      if failure == nil && fsync(fd) != 0 {
+        failure = FileError(operation: "fsync", path: path, code: errno)
+      }
+      if close(fd) != 0 && failure == nil {
+        failure = FileError(operation: "close", path: path, code: errno)
+      }
+      if let failure {
+        unlink(path)
+        throw failure
+      }
+    }
+
+    /// The whole file, or nil when it does not exist.
+    static func read(_ path: String) throws(FileError) -> [UInt8]? {
+      try readWithTime(path)?.bytes
+    }
+
+    /// The whole file with its modification time (seconds since 1970), or nil when it does not
+    /// exist.
+    static func readWithTime(_ path: String) throws(FileError) -> (bytes: [UInt8], modified: Int)? {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      if fd < 0 {
+        if errno == ENOENT { return nil }
+        throw FileError(operation: "open", path: path, code: errno)
+      }
+      defer { close(fd) }
+      var info = stat()
+      guard fstat(fd, &info) == 0 else {
+        throw FileError(operation: "fstat", path: path, code: errno)
+      }
+      var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+      var total = 0
+      var failure: Int32?
+      bytes.withUnsafeMutableBytes { buffer in
+        while total < buffer.count {
+          let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
+          if n < 0 && errno == EINTR { continue }
+          if n < 0 {
+            failure = errno
+            return
+          }
+          if n == 0 { break }
+          total += n
+        }
+      }
+      if let failure { throw FileError(operation: "read", path: path, code: failure) }
+      // NOTE: objects are never rewritten in place, so a short read means the file was
+      // truncated behind our back; answer what is there rather than zero padding.
+      if total < bytes.count { bytes.removeSubrange(total...) }
+      return (bytes, Int(info.st_mtim.tv_sec))
+    }
+
+    /// Size and modification time (seconds since 1970), or nil when `path` does not exist.
+    static func status(_ path: String) throws(FileError) -> (size: Int, modified: Int)? {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        if errno == ENOENT { return nil }
+        throw FileError(operation: "stat", path: path, code: errno)
+      }
+      return (Int(info.st_size), Int(info.st_mtim.tv_sec))
+    }
+
+    /// Sets the access and modification times of `path` to now. Best effort: the mark only
+    /// steers retention. (NOTE: UTIME_OMIT is a macro expression Swift does not import, so both
+    /// times are set; nothing here reads the access time.)
+    static func touch(_ path: String) {
+      _ = utimensat(AT_FDCWD, path, nil, 0)
+    }
+
+    /// Creates a directory; true when it was created, false when it existed already.
+    @discardableResult
+    static func makeDirectory(_ path: String) throws(FileError) -> Bool {
+      if mkdir(path, 0o755) == 0 { return true }
+      if errno == EEXIST {
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return false }
+        throw FileError(operation: "mkdir", path: path, code: ENOTDIR)
+      }
+      throw FileError(operation: "mkdir", path: path, code: errno)
+    }
+
+    /// Flushes a directory's entries (a new name made by link/rename) to disk.
+    static func syncDirectory(_ path: String) throws(FileError) {
+      let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+      defer { close(fd) }
+      // Some filesystems cannot fsync a directory (EINVAL); their renames are durable anyway.
+      if fsync(fd) != 0 && errno != EINVAL {
+        throw FileError(operation: "fsync", path: path, code: errno)
+      }
+    }
+
+    /// The names in a directory (without `.` and `..`), or an empty list when it does not exist.
+    static func list(_ path: String) -> [String] {
+      guard let dir = opendir(path) else { return [] }
+      defer { closedir(dir) }
+      var names: [String] = []
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+      }
+      return names
+    }
+  }
+}

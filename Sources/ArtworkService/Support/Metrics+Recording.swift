@@ -1,0 +1,41 @@
+extension Metrics {
+  /// One answered request. `route` is the route pattern (e.g. `/v1/images/{id}`), never the raw
+  /// path, so that the number of series stays bounded.
+  public func recordRequest(route: String, status: Int, duration: Duration) {
+    increment(Self.requests, [route, String(status)])
+    observe(Self.requestDuration, [route], Self.seconds(duration))
+  }
+
+  /// A newly stored artwork object of `bytes` bytes (not counted when it existed already).
+  public func recordArtworkCreated(bytes: Int) {
+    increment(Self.artworkCreated)
+    increment(Self.bytesStored, by: Double(bytes))
+  }
+
+  /// One source fetch and how it ended (`ok`, `timeout`, `forbidden-address`, ...: a short,
+  /// bounded vocabulary such as an `ArtworkError.Kind` raw value).
+  public func recordFetch(outcome: String) {
+    increment(Self.fetches, [outcome])
+  }
+
+  /// One lookup in the source result cache.
+  public func recordCacheLookup(hit: Bool) {
+    increment(Self.cacheLookups, [hit ? "hit" : "miss"])
+  }
+
+  /// A request refused because the worker queue was full.
+  public func recordQueueRejection() {
+    increment(Self.queueRejections)
+  }
+
+  /// Copies the pool's current load into the gauges (call just before `render()`).
+  public func update(pool stats: WorkerPool.Stats) {
+    set(Self.workersBusy, to: Double(stats.busy))
+    set(Self.queueWaiting, to: Double(stats.queued))
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let parts = duration.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+  }
+}

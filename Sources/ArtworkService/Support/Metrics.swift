@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// The service's counters, gauges and histograms, rendered in the Prometheus text exposition
+/// format for `GET /metrics`. One instance is shared by the whole process.
+///
+/// Every metric family is declared up front in `Metrics.families` (name, help, type, labels), so
+/// the output always lists them, even at zero, and label names cannot drift between call sites.
+/// Label values must have bounded cardinality: pass route patterns, not raw paths.
+public final class Metrics: Sendable {
+  private let state = Mutex(State())
+
+  public init() {}
+
+  /// Adds `amount` to a counter series.
+  public func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {
+    precondition(family.type == .counter && labels.count == family.labels.count)
+    state.withLock { $0.values[family.name, default: [:]][labels, default: 0] += amount }
+  }
+
+  /// Sets a gauge series.
+  public func set(_ family: Family, _ labels: [String] = [], to value: Double) {
+    precondition(family.type == .gauge && labels.count == family.labels.count)
+    state.withLock { $0.values[family.name, default: [:]][labels] = value }
+  }
+
+  /// Records one observation in a histogram series.
+  public func observe(_ family: Family, _ labels: [String] = [], _ value: Double) {
+    precondition(family.type == .histogram && labels.count == family.labels.count)
+    state.withLock { state in
+      var series =
+        state.histograms[family.name, default: [:]][labels]
+        ?? HistogramSeries(bucketCount: family.buckets.count)
+      for (index, bound) in family.buckets.enumerated() where value <= bound {
+        series.counts[index] += 1
+      }
+      series.count += 1
+      series.sum += value
+      state.histograms[family.name, default: [:]][labels] = series
+    }
+  }
+
+  /// The current value of a counter or gauge series (0 when never touched); for tests and checks.
+  public func value(_ family: Family, _ labels: [String] = []) -> Double {
+    state.withLock { $0.values[family.name]?[labels] ?? 0 }
+  }
+
+  /// Everything, in the Prometheus text format (version 0.0.4).
+  public func render() -> String {
+    let snapshot = state.withLock { $0 }
+    var out = ""
+    for family in Self.families {
+      out += "# HELP \(family.name) \(Self.escapeHelp(family.help))\n"
+      out += "# TYPE \(family.name) \(family.type.rawValue)\n"
+      switch family.type {
+      case .counter, .gauge:
+        let series = snapshot.values[family.name] ?? [:]
+        if series.isEmpty && family.labels.isEmpty { out += "\(family.name) 0\n" }
+        for (labels, value) in series.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+          out += "\(family.name)\(Self.labelText(family.labels, labels)) \(Self.number(value))\n"
+        }
+      case .histogram:
+        let series = snapshot.histograms[family.name] ?? [:]
+        for (labels, histogram) in series.sorted(by: {
+          $0.key.lexicographicallyPrecedes($1.key)
+        }) {
+          for (index, bound) in family.buckets.enumerated() {
+            let text = Self.labelText(family.labels + ["le"], labels + [Self.number(bound)])
+            out += "\(family.name)_bucket\(text) \(histogram.counts[index])\n"
+          }
+          let inf = Self.labelText(family.labels + ["le"], labels + ["+Inf"])
+          out += "\(family.name)_bucket\(inf) \(histogram.count)\n"
+          let plain = Self.labelText(family.labels, labels)
+          out += "\(family.name)_sum\(plain) \(Self.number(histogram.sum))\n"
+          out += "\(family.name)_count\(plain) \(histogram.count)\n"
+        }
+      }
+    }
+    return out
+  }
+
+  private struct State {
+    var values: [String: [[String]: Double]] = [:]
+    var histograms: [String: [[String]: HistogramSeries]] = [:]
+  }
+
+  private struct HistogramSeries {
+    var counts: [Int]
+    var count = 0
+    var sum = 0.0
+    init(bucketCount: Int) { counts = Array(repeating: 0, count: bucketCount) }
+  }
+
+  /// `{a="x",b="y"}`, or nothing without labels. Values escape `\`, `"` and newline.
+  static func labelText(_ names: [String], _ values: [String]) -> String {
+    guard !names.isEmpty else { return "" }
+    let pairs = zip(names, values).map { name, value in
+      var escaped = ""
+      for character in value.unicodeScalars {
+        switch character {
+        case "\\": escaped += "\\\\"
+        case "\"": escaped += "\\\""
+        case "\n": escaped += "\\n"
+        default: escaped.unicodeScalars.append(character)
+        }
+      }
+      return "\(name)=\"\(escaped)\""
+    }
+    return "{" + pairs.joined(separator: ",") + "}"
+  }
+
+  /// HELP text escapes `\` and newline.
+  static func escapeHelp(_ text: String) -> String {
+    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+  }
+
+  /// Whole numbers without a fraction (`3`, not `3.0`); others as Swift prints them.
+  static func number(_ value: Double) -> String {
+    if value.isNaN { return "NaN" }
+    if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
+  }
+}

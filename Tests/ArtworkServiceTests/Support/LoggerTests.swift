@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ArtworkService
+
+/// Collects the lines a logger writes.
+private final class LineCollector: Sendable {
+  private let lines = Mutex<[String]>([])
+  var all: [String] { lines.withLock { $0 } }
+  func sink(_ line: String) { lines.withLock { $0.append(line) } }
+}
+
+private func parse(_ line: String) throws -> [String: Any] {
+  let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+  return try #require(object as? [String: Any])
+}
+
+@Suite struct LoggerTests {
+  @Test func writesOneValidJSONObjectPerLine() throws {
+    let collector = LineCollector()
+    let logger = Logger(level: .debug, sink: collector.sink)
+    let nasty =
+      "quote \" backslash \\ newline \n tab \t nul \u{0} bell \u{7} del \u{7F} "
+      + "sep \u{2028} emoji 🖼️ accents é"
+    logger.info(
+      nasty,
+      [
+        "text": .string(nasty), "count": 42, "ratio": 0.25, "ok": true, "nan": .double(.nan),
+        "msg": "shadowed",
+      ])
+    let lines = collector.all
+    #expect(lines.count == 1)
+    let line = try #require(lines.first)
+    #expect(line.hasSuffix("}\n"))
+    #expect(line.dropLast().contains("\n") == false)
+    let object = try parse(line)
+    #expect(object["msg"] as? String == nasty)
+    #expect(object["text"] as? String == nasty)
+    #expect(object["level"] as? String == "info")
+    #expect((object["count"] as? NSNumber)?.intValue == 42)
+    #expect((object["ratio"] as? NSNumber)?.doubleValue == 0.25)
+    #expect((object["ok"] as? NSNumber)?.boolValue == true)
+    #expect(object["nan"] is NSNull)
+    #expect(object["_msg"] as? String == "shadowed")
+  }
+
+  @Test func timestampIsISO8601UTCWithMilliseconds() throws {
+    let collector = LineCollector()
+    Logger(sink: collector.sink).warn("x")
+    let object = try parse(try #require(collector.all.first))
+    let text = try #require(object["ts"] as? String)
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let date = try #require(formatter.date(from: text))
+    #expect(text.hasSuffix("Z") && text.count == 24)
+    #expect(abs(date.timeIntervalSinceNow) < 3600)
+    var known = timespec()
+    known.tv_sec = 1_700_000_000
+    known.tv_nsec = 5_000_000
+    #expect(Logger.timestamp(known) == "2023-11-14T22:13:20.005Z")
+  }
+
+  @Test func levelFilterAndMetadata() throws {
+    let collector = LineCollector()
+    let logger = Logger(level: .warn, sink: collector.sink).with(["request": "r1"])
+    logger.debug("no")
+    logger.info("no")
+    logger.warn("yes", ["request": "r2"])
+    logger.error("yes too")
+    let objects = try collector.all.map(parse)
+    #expect(objects.map { $0["level"] as? String } == ["warn", "error"])
+    #expect(objects.map { $0["request"] as? String } == ["r2", "r1"])
+  }
+
+  @Test func concurrentLinesStayWhole() async throws {
+    let collector = LineCollector()
+    let logger = Logger(sink: collector.sink)
+    await withTaskGroup(of: Void.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for index in 0..<50 { logger.info("line", ["task": .int(task), "index": .int(index)]) }
+        }
+      }
+    }
+    let lines = collector.all
+    #expect(lines.count == 400)
+    for line in lines { _ = try parse(line) }
+  }
+}
