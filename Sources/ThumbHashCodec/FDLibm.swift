@@ -93,14 +93,16 @@ enum FDLibm {
     0x4046_c6cb, 0x4047_8fdb, 0x4048_58eb, 0x4049_21fb,
   ]
 
-  // pi/2 split into pieces whose products with small integers are exact (fdlibm's constants).
+  // pi/2 split into pieces whose products with small integers are exact (fdlibm's constants):
+  // pio2First holds the first 33 bits of pi/2 and pio2FirstTail the rest; pio2Second and
+  // pio2Third hold the next 33-bit pieces with their own tails.
   private static let invPio2 = Double(bitPattern: 0x3fe4_5f30_6dc9_c883)  // 2/pi
-  private static let pio2_1 = Double(bitPattern: 0x3ff9_21fb_5440_0000)  // first 33 bits of pi/2
-  private static let pio2_1t = Double(bitPattern: 0x3dd0_b461_1a62_6331)  // pi/2 - pio2_1
-  private static let pio2_2 = Double(bitPattern: 0x3dd0_b461_1a60_0000)  // second 33 bits
-  private static let pio2_2t = Double(bitPattern: 0x3ba3_198a_2e03_7073)  // pi/2 - (pio2_1 + pio2_2)
-  private static let pio2_3 = Double(bitPattern: 0x3ba3_198a_2e00_0000)  // third 33 bits
-  private static let pio2_3t = Double(bitPattern: 0x397b_839a_2520_49c1)  // the rest
+  private static let pio2First = Double(bitPattern: 0x3ff9_21fb_5440_0000)
+  private static let pio2FirstTail = Double(bitPattern: 0x3dd0_b461_1a62_6331)
+  private static let pio2Second = Double(bitPattern: 0x3dd0_b461_1a60_0000)
+  private static let pio2SecondTail = Double(bitPattern: 0x3ba3_198a_2e03_7073)
+  private static let pio2Third = Double(bitPattern: 0x3ba3_198a_2e00_0000)
+  private static let pio2ThirdTail = Double(bitPattern: 0x397b_839a_2520_49c1)
 
   /// fdlibm `__ieee754_rem_pio2` for |x| > pi/4: returns n and y0 + y1 = x - n * pi/2.
   ///
@@ -111,31 +113,31 @@ enum FDLibm {
     let ix = hx & 0x7fff_ffff
     if ix < 0x4002_d97c {  // |x| < 3pi/4: n = +-1
       if hx > 0 {
-        var z = x - pio2_1
+        var z = x - pio2First
         if ix != 0x3ff9_21fb {  // 33 + 53 bits of pi are enough
-          let y0 = z - pio2_1t
-          return (1, y0, (z - y0) - pio2_1t)
+          let y0 = z - pio2FirstTail
+          return (1, y0, (z - y0) - pio2FirstTail)
         }
-        z -= pio2_2  // near pi/2: use 33 + 33 + 53 bits
-        let y0 = z - pio2_2t
-        return (1, y0, (z - y0) - pio2_2t)
+        z -= pio2Second  // near pi/2: use 33 + 33 + 53 bits
+        let y0 = z - pio2SecondTail
+        return (1, y0, (z - y0) - pio2SecondTail)
       } else {
-        var z = x + pio2_1
+        var z = x + pio2First
         if ix != 0x3ff9_21fb {
-          let y0 = z + pio2_1t
-          return (-1, y0, (z - y0) + pio2_1t)
+          let y0 = z + pio2FirstTail
+          return (-1, y0, (z - y0) + pio2FirstTail)
         }
-        z += pio2_2
-        let y0 = z + pio2_2t
-        return (-1, y0, (z - y0) + pio2_2t)
+        z += pio2Second
+        let y0 = z + pio2SecondTail
+        return (-1, y0, (z - y0) + pio2SecondTail)
       }
     }
     guard ix <= 0x4139_21fb else { return nil }
     let t = Swift.abs(x)
     let n = Int32(t * invPio2 + 0.5)  // truncation, as the C cast
     let fn = Double(n)
-    var r = t - fn * pio2_1
-    var w = fn * pio2_1t  // first round, good to 85 bits
+    var r = t - fn * pio2First
+    var w = fn * pio2FirstTail  // first round, good to 85 bits
     var y0: Double
     if n < 32 && ix != npio2HighWords[Int(n) - 1] {
       y0 = r - w  // quick check: no cancellation
@@ -145,16 +147,16 @@ enum FDLibm {
       var i = j - ((highWord(y0) >> 20) & 0x7ff)
       if i > 16 {  // second iteration, good to 118 bits
         var t2 = r
-        w = fn * pio2_2
+        w = fn * pio2Second
         r = t2 - w
-        w = fn * pio2_2t - ((t2 - r) - w)
+        w = fn * pio2SecondTail - ((t2 - r) - w)
         y0 = r - w
         i = j - ((highWord(y0) >> 20) & 0x7ff)
         if i > 49 {  // third iteration, 151 bits: covers every case
           t2 = r
-          w = fn * pio2_3
+          w = fn * pio2Third
           r = t2 - w
-          w = fn * pio2_3t - ((t2 - r) - w)
+          w = fn * pio2ThirdTail - ((t2 - r) - w)
           y0 = r - w
         }
       }
