@@ -53,40 +53,77 @@ enum ThumbHashDecoder {
     let w = JSMath.roundToInt(ratio > 1 ? 32 : 32 * ratio)
     let h = JSMath.roundToInt(ratio > 1 ? 32 / ratio : 32)
     let orders = CosineTables.orders
-    let rgba = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
-      CosineTables.decode.withUnsafeBufferPointer { table in
-        let fxBase = CosineTables.decodeOffset(w)
-        let fyBase = CosineTables.decodeOffset(h)
-        var fy2 = [Double](repeating: 0, count: orders)
-        var i = 0
-        for y in 0..<h {
-          for c in 0..<orders { fy2[c] = table[fyBase + y * orders + c] * 2 }
-          for x in 0..<w {
-            let fx = fxBase + x * orders
-            var l = lDC
-            var p = pDC
-            var q = qDC
-            var a = aDC
-            for k in 0..<lAC.count {
-              l += lAC[k] * table[fx + lTerms.cx[k]] * fy2[lTerms.cy[k]]
-            }
-            for k in 0..<pAC.count {
-              let f = table[fx + pqTerms.cx[k]] * fy2[pqTerms.cy[k]]
-              p += pAC[k] * f
-              q += qAC[k] * f
-            }
-            for k in 0..<aAC.count {
-              a += aAC[k] * table[fx + aTerms.cx[k]] * fy2[aTerms.cy[k]]
-            }
-            let b = l - 2.0 / 3.0 * p
-            let r = (3 * l - b + q) / 2
-            let g = r - q
-            out[i] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, r)))
-            out[i + 1] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, g)))
-            out[i + 2] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, b)))
-            out[i + 3] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, a)))
-            i += 4
+    let lCount = lAC.count
+    let pqCount = pAC.count
+    let aCount = aAC.count
+    // One scratch block: per column x and luminance/alpha term k the reference's first product
+    // `ac[k] * fx[cx]` (it does not depend on the row, so it is computed once), the P/Q column
+    // cosines, the P/Q coefficients, the row factors `fy2`, and the terms' cy indices.
+    let lColumns = 0
+    let aColumns = lColumns + w * lCount
+    let pqColumns = aColumns + w * aCount
+    let pCoefficients = pqColumns + w * pqCount
+    let qCoefficients = pCoefficients + pqCount
+    let rowFactors = qCoefficients + pqCount
+    let scratchCount = rowFactors + orders
+    let scratch = UnsafeMutablePointer<Double>.allocate(capacity: scratchCount)
+    defer { scratch.deallocate() }
+    let cyIndices = UnsafeMutablePointer<Int>.allocate(capacity: lCount + aCount + pqCount)
+    defer { cyIndices.deallocate() }
+    let lCY = cyIndices
+    let aCY = cyIndices + lCount
+    let pqCY = aCY + aCount
+    for k in 0..<lCount { lCY[k] = lTerms.cy[k] }
+    for k in 0..<aCount { aCY[k] = aTerms.cy[k] }
+    for k in 0..<pqCount {
+      pqCY[k] = pqTerms.cy[k]
+      scratch[pCoefficients + k] = pAC[k]
+      scratch[qCoefficients + k] = qAC[k]
+    }
+    let cosines = CosineTables.decode
+    for x in 0..<w {
+      let fx = CosineTables.decodeOffset(w) + x * orders
+      for k in 0..<lCount {
+        scratch[lColumns + x * lCount + k] = lAC[k] * cosines[fx + lTerms.cx[k]]
+      }
+      for k in 0..<aCount {
+        scratch[aColumns + x * aCount + k] = aAC[k] * cosines[fx + aTerms.cx[k]]
+      }
+      for k in 0..<pqCount { scratch[pqColumns + x * pqCount + k] = cosines[fx + pqTerms.cx[k]] }
+    }
+    let fy2 = scratch + rowFactors
+    let pCoefficient = scratch + pCoefficients
+    let qCoefficient = scratch + qCoefficients
+    let fyBase = CosineTables.decodeOffset(h)
+    let rgba = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+      let out = buffer.baseAddress!
+      var i = 0
+      for y in 0..<h {
+        for c in 0..<orders { fy2[c] = cosines[fyBase + y * orders + c] * 2 }
+        for x in 0..<w {
+          // The reference's sums, term by term in its order.
+          var l = lDC
+          var p = pDC
+          var q = qDC
+          var a = aDC
+          let lColumn = scratch + lColumns + x * lCount
+          for k in 0..<lCount { l += lColumn[k] * fy2[lCY[k]] }
+          let pqColumn = scratch + pqColumns + x * pqCount
+          for k in 0..<pqCount {
+            let f = pqColumn[k] * fy2[pqCY[k]]
+            p += pCoefficient[k] * f
+            q += qCoefficient[k] * f
           }
+          let aColumn = scratch + aColumns + x * aCount
+          for k in 0..<aCount { a += aColumn[k] * fy2[aCY[k]] }
+          let b = l - 2.0 / 3.0 * p
+          let r = (3 * l - b + q) / 2
+          let g = r - q
+          out[i] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, r)))
+          out[i + 1] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, g)))
+          out[i + 2] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, b)))
+          out[i + 3] = JSMath.toUInt8(JSMath.max(0, 255 * JSMath.min(1, a)))
+          i += 4
         }
       }
       count = w * h * 4
