@@ -72,4 +72,13 @@ enum JSMath {
     guard x < 256 else { return 255 }
     return UInt8(x)
   }
+
+  /// `uint8Array[i] = Math.max(0, 255 * Math.min(1, x))`, the reference decoder's store, in
+  /// two comparisons: NaN and x <= 0 give 0, x >= 1 gives 255, otherwise `255 * x` truncated.
+  @inline(__always)
+  static func unitToByte(_ x: Double) -> UInt8 {
+    guard x > 0 else { return 0 }
+    guard x < 1 else { return 255 }
+    return UInt8(255 * x)
+  }
 }
