@@ -64,15 +64,6 @@ enum JSMath {
     return a < b ? a : b
   }
 
-  /// Storing a number into a `Uint8Array` element (ToUint8) for values in [0, 255] or NaN:
-  /// truncation towards zero, NaN to 0. Out-of-range values are clamped (never produced here).
-  @inline(__always)
-  static func toUInt8(_ x: Double) -> UInt8 {
-    guard x > 0 else { return 0 }  // also catches NaN
-    guard x < 256 else { return 255 }
-    return UInt8(x)
-  }
-
   /// `uint8Array[i] = Math.max(0, 255 * Math.min(1, x))`, the reference decoder's store, in
   /// two comparisons: NaN and x <= 0 give 0, x >= 1 gives 255, otherwise `255 * x` truncated.
   @inline(__always)

@@ -12,6 +12,12 @@ enum ThumbHashEncoder {
   /// Vectors accumulated together per pass over the pixels (independent chains hide latency).
   private static let chunksPerPass = 4
 
+  /// `a / 255` for every alpha byte `a`: the same doubles as the division, without a division
+  /// per pixel.
+  private static let alphaUnit: [Double] = (0..<256).map { Double($0) / 255 }
+  /// `(a / 255) / 255` for every alpha byte, the reference's per-channel weight `alpha / 255`.
+  private static let alphaWeight: [Double] = (0..<256).map { Double($0) / 255 / 255 }
+
   /// The (cx, cy) terms of an nx-by-ny triangular DCT in the reference's order, DC first.
   static func terms(nx: Int, ny: Int) -> [(cx: Int, cy: Int)] {
     var result: [(cx: Int, cy: Int)] = []
@@ -33,11 +39,15 @@ enum ThumbHashEncoder {
     var avgG = 0.0
     var avgB = 0.0
     var avgA = 0.0
+    let unit = alphaUnit
+    let weight = alphaWeight
     for j in stride(from: 0, to: n * 4, by: 4) {
-      let alpha = Double(rgba[j + 3]) / 255
-      avgR += alpha / 255 * Double(rgba[j])
-      avgG += alpha / 255 * Double(rgba[j + 1])
-      avgB += alpha / 255 * Double(rgba[j + 2])
+      let a = Int(rgba[j + 3])
+      let alpha = unit[a]  // rgba[j + 3] / 255
+      let alphaOver255 = weight[a]  // alpha / 255
+      avgR += alphaOver255 * Double(rgba[j])
+      avgG += alphaOver255 * Double(rgba[j + 1])
+      avgB += alphaOver255 * Double(rgba[j + 2])
       avgA += alpha
     }
     if avgA != 0 {
@@ -82,30 +92,40 @@ enum ThumbHashEncoder {
     // Convert RGBA to LPQA, composited atop the average colour.
     for i in 0..<n {
       let j = i * 4
-      let alpha = Double(rgba[j + 3]) / 255
-      let r = avgR * (1 - alpha) + alpha / 255 * Double(rgba[j])
-      let g = avgG * (1 - alpha) + alpha / 255 * Double(rgba[j + 1])
-      let b = avgB * (1 - alpha) + alpha / 255 * Double(rgba[j + 2])
-      planes[i] = (r + g + b) / 3
+      let a = Int(rgba[j + 3])
+      let alpha = unit[a]
+      let alphaOver255 = weight[a]
+      let r = avgR * (1 - alpha) + alphaOver255 * Double(rgba[j])
+      let g = avgG * (1 - alpha) + alphaOver255 * Double(rgba[j + 1])
+      let b = avgB * (1 - alpha) + alphaOver255 * Double(rgba[j + 2])
+      planes[i] = r + g + b  // divided by 3 below
       planes[n + i] = (r + g) / 2 - b
       planes[2 * n + i] = r - g
       planes[3 * n + i] = alpha
     }
+    // The luminance division in a loop of its own, which the compiler turns into packed
+    // divisions (each lane is still an exact IEEE division): a division per pixel is the
+    // slowest instruction in the conversion.
+    for i in 0..<n { planes[i] = planes[i] / 3 }
 
     // Fill each chunk's cosine vectors; padding lanes and padding chunks get zeros.
+    tables.initialize(repeating: SIMD4<Double>())
     CosineTables.encode.withUnsafeBufferPointer { cosines in
       let xBase = CosineTables.encodeOffset(w)
       let yBase = CosineTables.encodeOffset(h)
-      for chunk in 0..<paddedChunks {
-        let base = chunk * stridePerChunk
-        for i in 0..<stridePerChunk { tables[base + i] = SIMD4<Double>() }
-        guard chunk < chunkCount else { continue }
-        let list = channelTerms[chunkChannel[chunk]]
-        let first = chunkFirstTerm[chunk]
-        for lane in 0..<Swift.min(lanes, list.count - first) {
-          let (cx, cy) = list[first + lane]
-          for x in 0..<w { tables[base + x][lane] = cosines[xBase + cx * w + x] }
-          for y in 0..<h { tables[base + w + y][lane] = cosines[yBase + cy * h + y] }
+      // The vectors seen as plain doubles, lane-major within each vector.
+      tables.withMemoryRebound(to: Double.self) { scalars in
+        for chunk in 0..<chunkCount {
+          let base = chunk * stridePerChunk * lanes
+          let list = channelTerms[chunkChannel[chunk]]
+          let first = chunkFirstTerm[chunk]
+          for lane in 0..<Swift.min(lanes, list.count - first) {
+            let (cx, cy) = list[first + lane]
+            for x in 0..<w { scalars[base + x * lanes + lane] = cosines[xBase + cx * w + x] }
+            for y in 0..<h {
+              scalars[base + (w + y) * lanes + lane] = cosines[yBase + cy * h + y]
+            }
+          }
         }
       }
     }

@@ -87,10 +87,16 @@ import Testing
   }
 
   @Test func conversionsTruncateLikeJavaScript() {
-    #expect(JSMath.toUInt8(254.99) == 254)
-    #expect(JSMath.toUInt8(0.99) == 0)
-    #expect(JSMath.toUInt8(-0.0) == 0)
-    #expect(JSMath.toUInt8(.nan) == 0)
+    // The decoder's store: max(0, 255 * min(1, x)) into a Uint8Array.
+    #expect(JSMath.unitToByte(254.99 / 255) == 254)
+    #expect(JSMath.unitToByte(0.99 / 255) == 0)
+    #expect(JSMath.unitToByte(1.0 / 255) == 1)
+    #expect(JSMath.unitToByte(0.9999999999999999) == 254)
+    #expect(JSMath.unitToByte(1) == 255)
+    #expect(JSMath.unitToByte(7.5) == 255)
+    #expect(JSMath.unitToByte(-0.0) == 0)
+    #expect(JSMath.unitToByte(-3) == 0)
+    #expect(JSMath.unitToByte(.nan) == 0)
     #expect(JSMath.toInt(-3.7) == -3)
     #expect(JSMath.toInt(3.7) == 3)
     #expect(JSMath.toInt(.nan) == 0)
