@@ -9,7 +9,7 @@
 enum FDLibm {
   /// `Math.cos(x)` exactly as fdlibm computes it.
   ///
-  /// Exact for every finite `|x| <= 2^19 * pi / 2` (about 823,550), which covers every argument the
+  /// Exact for every finite `|x| <= 2^20 * pi / 2` (about 1,647,099), which covers every argument the
   /// codec can produce (they stay below 8 * pi). Larger finite arguments need fdlibm's
   /// multi-precision reduction, which the codec never reaches: for them this returns NaN rather
   /// than a silently different value. NaN and infinities give NaN, as in JavaScript.
@@ -106,7 +106,7 @@ enum FDLibm {
 
   /// fdlibm `__ieee754_rem_pio2` for |x| > pi/4: returns n and y0 + y1 = x - n * pi/2.
   ///
-  /// Only the small and medium paths (|x| <= 2^19 * pi/2); `nil` beyond, where fdlibm switches to
+  /// Only the small and medium paths (|x| <= 2^20 * pi/2); `nil` beyond, where fdlibm switches to
   /// `__kernel_rem_pio2`.
   static func remPio2(_ x: Double) -> (Int32, Double, Double)? {
     let hx = highWord(x)
