@@ -1,17 +1,7 @@
-/// `rgbaToThumbHash` of the reference, bit for bit, but fast.
-///
-/// Exactness: every DCT coefficient is the sum, in the reference's order (rows top to bottom,
-/// pixels left to right), of `(value * cos_x) * cos_y` with the reference's cosines (fdlibm, same
-/// argument products). Speed: instead of one coefficient at a time, the encoder runs many
-/// coefficients side by side in SIMD lanes. Each lane is still its own sequential IEEE sum, so
-/// vectorising changes nothing in the result; it only removes the add-latency chain that bounds
-/// the scalar loop.
+/// `rgbaToThumbHash` of the reference, bit for bit, but fast: average colour, conversion to
+/// LPQA, DCT (`ThumbHashEncoder+DCT.swift`), normalisation and packing, each with the
+/// reference's operations in the reference's order.
 enum ThumbHashEncoder {
-  /// Lanes per SIMD vector.
-  private static let lanes = 4
-  /// Vectors accumulated together per pass over the pixels (independent chains hide latency).
-  private static let chunksPerPass = 4
-
   /// `a / 255` for every alpha byte `a`: the same doubles as the division, without a division
   /// per pixel.
   private static let alphaUnit: [Double] = (0..<256).map { Double($0) / 255 }
@@ -61,33 +51,16 @@ enum ThumbHashEncoder {
     let lx = Swift.max(1, JSMath.roundToInt(lLimit * Double(w) / longest))
     let ly = Swift.max(1, JSMath.roundToInt(lLimit * Double(h) / longest))
 
-    // Channel term lists; each channel's lanes are padded to whole vectors so a vector reads
-    // one channel only.
+    // The terms of each channel (L, P, Q, A) in the reference's order.
     let channelTerms = [
       terms(nx: Swift.max(3, lx), ny: Swift.max(3, ly)),
       terms(nx: 3, ny: 3),
       terms(nx: 3, ny: 3),
       hasAlpha ? terms(nx: 5, ny: 5) : [],
     ]
-    var chunkChannel: [Int] = []
-    var chunkFirstTerm: [Int] = []
-    for (channel, list) in channelTerms.enumerated() {
-      for first in stride(from: 0, to: list.count, by: lanes) {
-        chunkChannel.append(channel)
-        chunkFirstTerm.append(first)
-      }
-    }
-    let chunkCount = chunkChannel.count
-    let paddedChunks = (chunkCount + chunksPerPass - 1) / chunksPerPass * chunksPerPass
-    let stridePerChunk = w + h
-
-    var sums = [Double](repeating: 0, count: paddedChunks * lanes)
-    // Scratch: the four LPQA planes, then per chunk its x cosines and y cosines as vectors.
-    let planes = UnsafeMutableBufferPointer<Double>.allocate(capacity: 4 * n)
+    // The four LPQA planes, one after the other.
+    let planes = UnsafeMutablePointer<Double>.allocate(capacity: 4 * n)
     defer { planes.deallocate() }
-    let tables = UnsafeMutableBufferPointer<SIMD4<Double>>.allocate(
-      capacity: paddedChunks * stridePerChunk)
-    defer { tables.deallocate() }
 
     // Convert RGBA to LPQA, composited atop the average colour.
     for i in 0..<n {
@@ -108,82 +81,19 @@ enum ThumbHashEncoder {
     // slowest instruction in the conversion.
     for i in 0..<n { planes[i] = planes[i] / 3 }
 
-    // Fill each chunk's cosine vectors; padding lanes and padding chunks get zeros.
-    tables.initialize(repeating: SIMD4<Double>())
-    CosineTables.encode.withUnsafeBufferPointer { cosines in
-      let xBase = CosineTables.encodeOffset(w)
-      let yBase = CosineTables.encodeOffset(h)
-      // The vectors seen as plain doubles, lane-major within each vector.
-      tables.withMemoryRebound(to: Double.self) { scalars in
-        for chunk in 0..<chunkCount {
-          let base = chunk * stridePerChunk * lanes
-          let list = channelTerms[chunkChannel[chunk]]
-          let first = chunkFirstTerm[chunk]
-          for lane in 0..<Swift.min(lanes, list.count - first) {
-            let (cx, cy) = list[first + lane]
-            for x in 0..<w { scalars[base + x * lanes + lane] = cosines[xBase + cx * w + x] }
-            for y in 0..<h {
-              scalars[base + (w + y) * lanes + lane] = cosines[yBase + cy * h + y]
-            }
-          }
-        }
-      }
-    }
-
-    // The DCT sums, four vectors of four coefficients per pass over the pixels.
-    sums.withUnsafeMutableBufferPointer { sums in
-      let planeBase = planes.baseAddress!
-      let tableBase = tables.baseAddress!
-      for pass in stride(from: 0, to: paddedChunks, by: chunksPerPass) {
-        func plane(_ chunk: Int) -> UnsafePointer<Double> {
-          UnsafePointer(planeBase + (chunk < chunkCount ? chunkChannel[chunk] : 0) * n)
-        }
-        let v0 = plane(pass)
-        let v1 = plane(pass + 1)
-        let v2 = plane(pass + 2)
-        let v3 = plane(pass + 3)
-        let x0 = UnsafePointer(tableBase + pass * stridePerChunk)
-        let x1 = x0 + stridePerChunk
-        let x2 = x1 + stridePerChunk
-        let x3 = x2 + stridePerChunk
-        var a0 = SIMD4<Double>()
-        var a1 = SIMD4<Double>()
-        var a2 = SIMD4<Double>()
-        var a3 = SIMD4<Double>()
-        for y in 0..<h {
-          let y0 = x0[w + y]
-          let y1 = x1[w + y]
-          let y2 = x2[w + y]
-          let y3 = x3[w + y]
-          let row = y * w
-          for x in 0..<w {
-            a0 += (SIMD4(repeating: v0[row + x]) * x0[x]) * y0
-            a1 += (SIMD4(repeating: v1[row + x]) * x1[x]) * y1
-            a2 += (SIMD4(repeating: v2[row + x]) * x2[x]) * y2
-            a3 += (SIMD4(repeating: v3[row + x]) * x3[x]) * y3
-          }
-        }
-        for lane in 0..<lanes {
-          sums[pass * lanes + lane] = a0[lane]
-          sums[(pass + 1) * lanes + lane] = a1[lane]
-          sums[(pass + 2) * lanes + lane] = a2[lane]
-          sums[(pass + 3) * lanes + lane] = a3[lane]
-        }
-      }
-    }
+    let sums = dctSums(planes: planes, width: w, height: h, channelTerms: channelTerms)
 
     // Per channel: DC, AC normalised to 0...1, and the AC scale.
     var dc = [0.0, 0.0, 0.0, 0.0]
     var scales = [0.0, 0.0, 0.0, 0.0]
     var acs: [[Double]] = [[], [], [], []]
-    var chunk = 0
     let area = Double(n)
-    for (channel, list) in channelTerms.enumerated() {
+    for (channel, channelSums) in sums.enumerated() {
       var scale = 0.0
       var ac: [Double] = []
-      ac.reserveCapacity(list.count)
-      for k in 0..<list.count {
-        let f = sums[(chunk + k / lanes) * lanes + k % lanes] / area
+      ac.reserveCapacity(channelSums.count)
+      for k in 0..<channelSums.count {
+        let f = channelSums[k] / area
         if k == 0 {
           dc[channel] = f
         } else {
@@ -191,7 +101,6 @@ enum ThumbHashEncoder {
           scale = JSMath.max(scale, Swift.abs(f))
         }
       }
-      chunk += (list.count + lanes - 1) / lanes
       if scale != 0 {
         for i in 0..<ac.count { ac[i] = 0.5 + 0.5 / scale * ac[i] }
       }
