@@ -119,7 +119,8 @@ enum FetchFailure: Sendable, Equatable {
     case 502: return "Bad Gateway"
     case 503: return "Service Unavailable"
     case 504: return "Gateway Timeout"
-    default: return status >= 500 ? "(server error)" : status >= 400 ? "(client error)" : "(unexpected)"
+    default:
+      return status >= 500 ? "(server error)" : status >= 400 ? "(client error)" : "(unexpected)"
     }
   }
 }

@@ -37,7 +37,8 @@ public final class FetchPool: Sendable {
   /// whether the awaiting task was cancelled, to poll between blocking steps. The continuation is
   /// resumed exactly once: by the pool thread after `work`, or here when the queue is full.
   public func run<T: Sendable>(
-    _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Result<T, ArtworkError>
+    _ work:
+      @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Result<T, ArtworkError>
   ) async throws(ArtworkError) -> T {
     let cancelled = CancellationFlag()
     let result: Result<T, ArtworkError> = await withTaskCancellationHandler {

@@ -5,7 +5,8 @@ extension ReachabilityCheck {
     url.scheme == "https"
       ? Check(name: "https", ok: true, reason: "The URL uses https.")
       : Check(
-        name: "https", ok: false, reason: "The URL uses \(url.scheme); phones load only https URLs.")
+        name: "https", ok: false, reason: "The URL uses \(url.scheme); phones load only https URLs."
+      )
   }
 
   /// Every address the host resolves to, judged as a phone would (public only).
@@ -48,7 +49,8 @@ extension ReachabilityCheck {
     for hop in outcome.hops.dropFirst() {
       if !hop.url.lowercased().hasPrefix("https:") {
         return Check(
-          name: "redirects", ok: false, reason: "A redirect leads to \(hop.url), which is not https.")
+          name: "redirects", ok: false,
+          reason: "A redirect leads to \(hop.url), which is not https.")
       }
       if let refusal = hop.refused.first {
         return Check(
@@ -186,7 +188,8 @@ extension ReachabilityCheck {
         "Re-encode the image as JPEG or PNG under 2 MB, or let POST /v1/artwork do it and host it.")
     }
     if !failed.contains("public_address") {
-      advice.append("Send image_thumbhash too: it shows at once, and wherever the image cannot load.")
+      advice.append(
+        "Send image_thumbhash too: it shows at once, and wherever the image cannot load.")
     }
     return advice
   }

@@ -55,7 +55,9 @@ public struct SourceFetcher: Sendable {
   public init(_ configuration: Configuration, pool: FetchPool) throws(ArtworkError) {
     self.configuration = configuration
     self.pool = pool
-    trust = try configuration.caFile.map { (file) throws(ArtworkError) in try TrustBundle(caFile: file) }
+    trust = try configuration.caFile.map { (file) throws(ArtworkError) in
+      try TrustBundle(caFile: file)
+    }
   }
 
   /// Fetches `url` (following redirects), on a pool thread. Errors: `.badRequest` (malformed URL,
@@ -151,10 +153,10 @@ struct FetchOutcome {
     var copy = self
     if (200..<300).contains(response.status) || response.status == 304 {
       copy.source = FetchedSource(
-          finalURL: url.string, status: response.status,
-          contentType: response.header("content-type"), etag: response.header("etag"),
-          lastModified: response.header("last-modified"),
-          bytes: response.status == 304 ? [] : response.body, hops: hops)
+        finalURL: url.string, status: response.status,
+        contentType: response.header("content-type"), etag: response.header("etag"),
+        lastModified: response.header("last-modified"),
+        bytes: response.status == 304 ? [] : response.body, hops: hops)
     } else {
       copy.failure = .status(response.status)
     }

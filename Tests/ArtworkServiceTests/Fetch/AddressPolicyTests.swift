@@ -139,7 +139,8 @@ import Testing
   @Test func reportsEveryInvalidAllowListEntryAtOnce() {
     var problems: [String] = []
     let list = PrivateSourceAllowList(
-      parsing: "10.0.0.0/8, 10.0.0.1/8, 300.1.1.1, fd00::/129, -bad-.lan, ok.lan, 10.0.0, ,x_y, 1.2.3.4/",
+      parsing:
+        "10.0.0.0/8, 10.0.0.1/8, 300.1.1.1, fd00::/129, -bad-.lan, ok.lan, 10.0.0, ,x_y, 1.2.3.4/",
       problems: &problems)
     #expect(list.networks.map(\.description) == ["10.0.0.0/8"])
     #expect(list.hostNames == ["ok.lan"])

@@ -24,12 +24,14 @@ import Testing
   @Test func passesEveryRuleButThePrivateAddress() async throws {
     let origin = try OriginServer()
     let report = try await Self.loopbackCheck().check("https://127.0.0.1:\(origin.https)/image.png")
-    #expect(report.checks.map(\.name) == [
-      "https", "public_address", "redirects", "tls", "status", "content_type", "size", "format",
-    ])
+    #expect(
+      report.checks.map(\.name) == [
+        "https", "public_address", "redirects", "tls", "status", "content_type", "size", "format",
+      ])
     #expect(Self.verdicts(report).filter { !$0.value }.keys.sorted() == ["public_address"])
     #expect(!report.ok)
-    #expect(report.check("public_address")?.reason.contains("127.0.0.1 is a loopback address") == true)
+    #expect(
+      report.check("public_address")?.reason.contains("127.0.0.1 is a loopback address") == true)
     #expect(report.check("format")?.reason == "PNG, 4×3 pixels.")
     #expect(report.format == "png" && report.width == 4 && report.height == 3)
     #expect(report.advice.first?.contains("send image_thumbhash, which everyone sees") == true)
@@ -46,8 +48,9 @@ import Testing
       let report = try await check.check(url)
       #expect(!report.ok)
       #expect(report.check("public_address")?.ok == false)
-      #expect(report.check("status")?.reason.contains("Not checked: 127.0.0.1 is a loopback") == true
-        || report.check("status")?.reason.contains("::1 is the loopback") == true,
+      #expect(
+        report.check("status")?.reason.contains("Not checked: 127.0.0.1 is a loopback") == true
+          || report.check("status")?.reason.contains("::1 is the loopback") == true,
         "\(report.checks)")
     }
     #expect(try origin.totalAccepts() == 0)
@@ -94,7 +97,8 @@ import Testing
   /// Each hop's address is judged as a phone would, even where this fetcher may go.
   @Test func judgesEveryRedirectHopAsAPhone() async throws {
     let origin = try OriginServer()
-    let report = try await Self.loopbackCheck().check("https://127.0.0.1:\(origin.https)/redirect/2")
+    let report = try await Self.loopbackCheck().check(
+      "https://127.0.0.1:\(origin.https)/redirect/2")
     let redirects = try #require(report.check("redirects"))
     #expect(!redirects.ok)
     #expect(redirects.reason.contains("/redirect/1: 127.0.0.1 is a loopback address"))

@@ -57,7 +57,8 @@ import Testing
   @Test(arguments: ["/loop/a", "/self"])
   func refusesRedirectLoops(path: String) async throws {
     let origin = try OriginServer()
-    let error = await FetchTest.error(try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
     #expect(error?.kind == .badGateway)
     #expect(error?.detail.contains("loop") == true)
   }
@@ -187,7 +188,8 @@ import Testing
   ])
   func refusesWhatIsNotAnImage(path: String, kind: ArtworkError.Kind) async throws {
     let origin = try OriginServer()
-    let error = await FetchTest.error(try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
     #expect(error?.kind == kind, "\(String(describing: error))")
   }
 
