@@ -1,7 +1,9 @@
-/// The answer of `POST /v1/check`: would a phone load this URL, rule by rule.
-public struct ReachabilityReport: Sendable, Equatable {
+/// The answer of `POST /v1/check`: would a phone load this URL, rule by rule. Encodes to the
+/// response JSON: `{"url","ok","checks":[{"name","ok","reason"}],"advice","format"?,
+/// "width"?,"height"?}`.
+public struct ReachabilityReport: Sendable, Equatable, Encodable {
   /// One rule a phone applies, and whether the URL meets it.
-  public struct Check: Sendable, Equatable {
+  public struct Check: Sendable, Equatable, Encodable {
     /// `https`, `public_address`, `redirects`, `tls`, `status`, `content_type`, `size`, `format`.
     public let name: String
     public let ok: Bool

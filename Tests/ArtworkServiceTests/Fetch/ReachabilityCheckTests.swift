@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ArtworkService
@@ -35,6 +36,13 @@ import Testing
     #expect(report.check("format")?.reason == "PNG, 4×3 pixels.")
     #expect(report.format == "png" && report.width == 4 && report.height == 3)
     #expect(report.advice.first?.contains("send image_thumbhash, which everyone sees") == true)
+    let json =
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any]
+    #expect(json?["ok"] as? Bool == false)
+    let checks = json?["checks"] as? [[String: Any]]
+    #expect(checks?.first?["name"] as? String == "https")
+    #expect(checks?.first?["ok"] as? Bool == true)
+    #expect(json?["width"] as? Int == 4)
   }
 
   /// The default check is a phone: it judges the address and never dials it.

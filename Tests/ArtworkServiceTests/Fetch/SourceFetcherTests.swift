@@ -159,6 +159,21 @@ import Testing
     #expect(try origin.totalAccepts() == 0)
   }
 
+  /// 0.0.0.0 and :: reach the local host on Linux: refused even when loopback is allowed.
+  @Test func neverDialsTheUnspecifiedAddress() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher(allow: "127.0.0.1,::1")
+    var urls = ["http://0.0.0.0:\(origin.http)/image.png", "http://0:\(origin.http)/image.png"]
+    if let port6 = origin.http6 {
+      urls += ["http://[::]:\(port6)/image.png", "http://[::ffff:0.0.0.0]:\(port6)/image.png"]
+    }
+    for url in urls {
+      let error = await FetchTest.error(fetcher, url)
+      #expect(error?.kind == .forbiddenAddress, "\(url): \(String(describing: error))")
+    }
+    #expect(try origin.totalAccepts() == 0)
+  }
+
   @Test(arguments: ["/chunked-big", "/close-delimited", "/declared-huge"])
   func capsTheBodyOnTheStream(path: String) async throws {
     let origin = try OriginServer()
