@@ -18,16 +18,22 @@ final class OriginServer: @unchecked Sendable {
   static let fixtures = Repository.root
     .appendingPathComponent("Tests/ArtworkServiceTests/Fetch/Fixtures")
 
-  init() throws {
+  /// Port of the listener on `extra` (an address the isolated-network test adds to `lo`).
+  let extra: Int?
+
+  /// - Parameter extra: another address to serve plain http on; only ever an address of `lo` in
+  ///   an isolated network namespace (see `IsolatedNetworkTests`).
+  init(extra: String? = nil) throws {
     Curl.globalInit()
     let certificates = try TestCertificates.shared.get()
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", Self.fixtures.appendingPathComponent("origin.py").path,
-      "--cert", certificates.appendingPathComponent("server.pem").path,
-      "--key", certificates.appendingPathComponent("server-key.pem").path,
-    ]
+    process.arguments =
+      [
+        "python3", Self.fixtures.appendingPathComponent("origin.py").path,
+        "--cert", certificates.appendingPathComponent("server.pem").path,
+        "--key", certificates.appendingPathComponent("server-key.pem").path,
+      ] + (extra.map { ["--extra", $0] } ?? [])
     input = Pipe()
     let output = Pipe()
     process.standardInput = input
@@ -47,6 +53,7 @@ final class OriginServer: @unchecked Sendable {
     self.https = https
     self.http6 = ports["http6"] as? Int
     self.control = control
+    self.extra = ports["extra"] as? Int
   }
 
   deinit {

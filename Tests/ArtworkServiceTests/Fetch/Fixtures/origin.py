@@ -216,6 +216,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert")
     parser.add_argument("--key")
+    parser.add_argument("--extra", help="also serve plain http on this address (isolated netns only)")
     args = parser.parse_args()
     ports = {"http": server("http", socket.AF_INET, "127.0.0.1", Origin)}
     if args.cert:
@@ -226,6 +227,9 @@ def main():
         ports["http6"] = server("http6", socket.AF_INET6, "::1", Origin)
     except OSError:
         ports["http6"] = None
+    if args.extra:
+        family = socket.AF_INET6 if ":" in args.extra else socket.AF_INET
+        ports["extra"] = server("extra", family, args.extra, Origin)
     ports["control"] = server("control", socket.AF_INET, "127.0.0.1", Control)
     print(json.dumps(ports), flush=True)
     sys.stdin.read()  # until the test process closes the pipe or exits

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import ArtworkService
+
+/// End-to-end refusal of a non-loopback private address, with an origin really listening on it.
+///
+/// NOTE: this must never send a packet off the machine, so the part that dials 10.0.0.1 runs only
+/// in a fresh network namespace whose one interface is `lo` (with 10.0.0.1 added to it): the test
+/// re-executes the test binary under `unshare --net --map-root-user`, and the child suite checks
+/// the isolation before doing anything. Where unprivileged namespaces or `ip` are unavailable the
+/// test is skipped; the open-socket refusal tests on loopback cover the same code path.
+@Suite struct IsolatedNetworkTests {
+  static let childVariable = "ARTWORK_ISOLATED_NETWORK_CHILD"
+  static let isChild = ProcessInfo.processInfo.environment[childVariable] == "1"
+  static let setUp = "ip link set lo up && ip addr add 10.0.0.1/32 dev lo"
+
+  /// Whether this machine can make an isolated namespace (user namespaces, `unshare`, `ip`).
+  static let canIsolate: Bool = {
+    guard !isChild else { return false }
+    return (try? run(["/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c", setUp])) == 0
+  }()
+
+  @Test(.enabled(if: canIsolate, "needs unshare --net --map-root-user and ip"))
+  func refusesAPrivateAddressThatReallyListens() throws {
+    let binary = CommandLine.arguments[0]
+    let status = try Self.run(
+      [
+        "/usr/bin/timeout", "180", "/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c",
+        "\(Self.setUp) && exec \"$0\" --testing-library swift-testing --filter IsolatedNetworkChild",
+        binary,
+      ], environment: [Self.childVariable: "1"])
+    #expect(status == 0, "the isolated child suite failed; run it for details")
+  }
+
+  @discardableResult
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
+
+/// Runs only inside the namespace made by `IsolatedNetworkTests`.
+@Suite(.enabled(if: IsolatedNetworkTests.isChild))
+struct IsolatedNetworkChild {
+  @Test func refusesAPrivateAddressThatReallyListens() async throws {
+    // Refuse to go on unless `lo` is the only interface: nothing can leave this namespace.
+    // NOTE: /proc/self/net follows this process's namespace; /sys/class/net does not.
+    let table = try String(contentsOfFile: "/proc/self/net/dev", encoding: .utf8)
+    let interfaces = table.split(separator: "\n").dropFirst(2).compactMap {
+      $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces)
+    }
+    try #require(interfaces == ["lo"], "not isolated: \(interfaces)")
+
+    let origin = try OriginServer(extra: "10.0.0.1")
+    let port = try #require(origin.extra)
+    let url = "http://10.0.0.1:\(port)/image.png"
+
+    let refused = await FetchTest.error(try FetchTest.fetcher(allow: nil), url)
+    #expect(refused?.kind == .forbiddenAddress)
+    #expect(refused?.detail.hasPrefix("10.0.0.1 is a private address (10.0.0.0/8)") == true)
+    let hop = "http://127.0.0.1:\(origin.http)/to?url=\(url.percentEncodedForQuery)"
+    let redirected = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), hop)
+    #expect(redirected?.kind == .forbiddenAddress)
+    #expect(try origin.counts().accepts["extra"] == 0)
+
+    // The same origin is reachable once listed: the zero above is a refusal, not a dead end.
+    let allowed = try await FetchTest.fetcher(allow: "10.0.0.0/8").fetch(url)
+    #expect(allowed.status == 200)
+    #expect(try origin.counts().accepts["extra"] == 1)
+  }
+}
