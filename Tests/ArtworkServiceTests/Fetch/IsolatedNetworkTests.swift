@@ -18,32 +18,38 @@ import Testing
   /// Whether this machine can make an isolated namespace (user namespaces, `unshare`, `ip`).
   static let canIsolate: Bool = {
     guard !isChild else { return false }
-    return (try? run(["/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c", setUp])) == 0
+    return (try? run(["/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c", setUp]))?.status
+      == 0
   }()
 
   @Test(.enabled(if: canIsolate, "needs unshare --net --map-root-user and ip"))
   func refusesAPrivateAddressThatReallyListens() throws {
     let binary = CommandLine.arguments[0]
-    let status = try Self.run(
+    let (status, output) = try Self.run(
       [
         "/usr/bin/timeout", "180", "/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c",
         "\(Self.setUp) && exec \"$0\" --testing-library swift-testing --filter IsolatedNetworkChild",
         binary,
       ], environment: [Self.childVariable: "1"])
-    #expect(status == 0, "the isolated child suite failed; run it for details")
+    #expect(status == 0, "\(output)")
+    // Exit status 0 alone could mean the filter matched nothing.
+    #expect(output.contains("Suite IsolatedNetworkChild passed"), "\(output)")
   }
 
-  @discardableResult
-  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    status: Int32, output: String
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
     process.arguments = Array(arguments.dropFirst())
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
     try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    return process.terminationStatus
+    return (process.terminationStatus, text)
   }
 }
 
