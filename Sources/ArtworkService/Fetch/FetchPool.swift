@@ -81,7 +81,7 @@ public final class FetchPool: Sendable {
     if spawn {
       let thread = Thread { [self] in workLoop() }
       thread.name = "artwork-fetch"
-      thread.stackSize = 1 << 20
+      thread.stackSize = 2 << 20
       thread.start()
     }
     wake.signal()

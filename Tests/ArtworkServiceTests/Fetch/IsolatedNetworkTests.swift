@@ -77,6 +77,18 @@ struct IsolatedNetworkChild {
     #expect(redirected?.kind == .forbiddenAddress)
     #expect(try origin.counts().accepts["extra"] == 0)
 
+    // Proxies named by the environment are ignored (safe to set here: this process runs only
+    // this suite). Were the proxy used, 127.0.0.1 (allowed) would be dialled and answer 404.
+    for name in ["http_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
+      setenv(name, "http://127.0.0.1:\(origin.http)", 1)
+    }
+    unsetenv("no_proxy")
+    unsetenv("NO_PROXY")
+    let proxied = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
+    #expect(proxied?.kind == .forbiddenAddress)
+    #expect(try origin.counts().accepts["http"] == 1)  // the redirect above, nothing since
+    #expect(try origin.counts().accepts["extra"] == 0)
+
     // The same origin is reachable once listed: the zero above is a refusal, not a dead end.
     let allowed = try await FetchTest.fetcher(allow: "10.0.0.0/8").fetch(url)
     #expect(allowed.status == 200)
