@@ -53,17 +53,40 @@ import Testing
   }
 }
 
-/// Runs only inside the namespace made by `IsolatedNetworkTests`.
-@Suite(.enabled(if: IsolatedNetworkTests.isChild))
+/// Runs only inside the namespace made by `IsolatedNetworkTests`. Every test dialling (or that a
+/// regression could make dial) an address off loopback lives here and nowhere else.
+@Suite(.enabled(if: IsolatedNetworkTests.isChild), .serialized)
 struct IsolatedNetworkChild {
-  @Test func refusesAPrivateAddressThatReallyListens() async throws {
-    // Refuse to go on unless `lo` is the only interface: nothing can leave this namespace.
-    // NOTE: /proc/self/net follows this process's namespace; /sys/class/net does not.
+  /// Refuses to go on unless `lo` is the only interface: nothing can leave this namespace.
+  /// NOTE: /proc/self/net follows this process's namespace; /sys/class/net does not.
+  static func requireIsolation() throws {
     let table = try String(contentsOfFile: "/proc/self/net/dev", encoding: .utf8)
     let interfaces = table.split(separator: "\n").dropFirst(2).compactMap {
       $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces)
     }
     try #require(interfaces == ["lo"], "not isolated: \(interfaces)")
+  }
+
+  /// A redirect to a private address nobody allowed is refused by the open-socket callback,
+  /// before any socket exists.
+  @Test(arguments: [
+    ("http://192.168.77.1:9/x", "192.168.77.1 is a private address (192.168.0.0/16)"),
+    ("http://100.101.102.103/x", "100.101.102.103 is a CGNAT/Tailscale address (100.64.0.0/10)"),
+    ("http://[fd00::1]/x", "fd00::1 is a unique local (private) address (fc00::/7)"),
+    ("http://[::ffff:10.1.2.3]/x", "10.1.2.3, a private address (10.0.0.0/8)"),
+    ("http://169.254.169.254/latest/meta-data/", "a link-local address (169.254.0.0/16)"),
+  ])
+  func refusesARedirectToAnotherPrivateAddress(target: String, words: String) async throws {
+    try Self.requireIsolation()
+    let origin = try OriginServer()
+    let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
+    let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
+    #expect(error?.kind == .forbiddenAddress)
+    #expect(error?.detail.contains(words) == true, "\(String(describing: error))")
+  }
+
+  @Test func refusesAPrivateAddressThatReallyListens() async throws {
+    try Self.requireIsolation()
 
     let origin = try OriginServer(extra: "10.0.0.1")
     let port = try #require(origin.extra)

@@ -137,7 +137,7 @@ import Testing
     #expect(report.check("format")?.ok == false)
   }
 
-  @Test(arguments: ["not a url", "ftp://example.com/a.png", "https://u:p@example.com/a.png", ""])
+  @Test(arguments: ["not a url", "ftp://127.0.0.1:1/a.png", "https://u:p@127.0.0.1:1/a.png", ""])
   func refusesURLsItCannotCheck(url: String) async {
     let check = ReachabilityCheck(pool: FetchTest.pool, sniff: Self.sniffPNG)
     do {

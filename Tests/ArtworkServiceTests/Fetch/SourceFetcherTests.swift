@@ -76,22 +76,8 @@ import Testing
     #expect(error?.kind == .badGateway)
   }
 
-  /// A redirect to a private address nobody allowed is refused by the open-socket callback, before
-  /// any socket exists: these literals never see a packet.
-  @Test(arguments: [
-    ("http://192.168.77.1:9/x", "192.168.77.1 is a private address (192.168.0.0/16)"),
-    ("http://100.101.102.103/x", "100.101.102.103 is a CGNAT/Tailscale address (100.64.0.0/10)"),
-    ("http://[fd00::1]/x", "fd00::1 is a unique local (private) address (fc00::/7)"),
-    ("http://[::ffff:10.1.2.3]/x", "10.1.2.3, a private address (10.0.0.0/8)"),
-    ("http://169.254.169.254/latest/meta-data/", "a link-local address (169.254.0.0/16)"),
-  ])
-  func refusesARedirectToAnotherPrivateAddress(target: String, words: String) async throws {
-    let origin = try OriginServer()
-    let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
-    let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
-    #expect(error?.kind == .forbiddenAddress)
-    #expect(error?.detail.contains(words) == true, "\(String(describing: error))")
-  }
+  // Redirects to non-loopback private literals (192.168/16, CGNAT, ULA, mapped, metadata) are in
+  // IsolatedNetworkChild: there a regression of the policy still could not send a packet out.
 
   @Test func refusesARedirectToLoopbackTheListDoesNotCover() async throws {
     let origin = try OriginServer()
@@ -126,9 +112,9 @@ import Testing
 
   @Test(arguments: [
     "", "not a url", "http://", "http://exa mple.com/", "javascript:alert(1)",
-    "http://user:pw@example.com/", "https://:pw@example.com/", "file:///etc/passwd",
-    "ftp://example.com/a.png", "//example.com/a.png", "/image.png",
-    "http://example.com/\(String(repeating: "a", count: 9000))", "http://example.com/\r\nX: y",
+    "http://user:pw@127.0.0.1:1/", "https://:pw@127.0.0.1:1/", "file:///etc/passwd",
+    "ftp://127.0.0.1:1/a.png", "//127.0.0.1:1/a.png", "/image.png",
+    "http://127.0.0.1:1/\(String(repeating: "a", count: 9000))", "http://127.0.0.1:1/\r\nX: y",
   ])
   func refusesMalformedOrForbiddenURLsBeforeConnecting(url: String) async throws {
     let error = await FetchTest.error(try FetchTest.fetcher(allow: nil), url)
