@@ -33,6 +33,8 @@ enum FetchFailure: Sendable, Equatable {
   case tooManyRedirects(Int)
   /// A redirect back to a URL already requested.
   case loop(String)
+  /// More header bytes than a hop accepts.
+  case headersTooLarge(limit: Int)
   /// A redirect without a usable Location.
   case badRedirect(String)
   /// The awaiting task was cancelled.
@@ -89,6 +91,8 @@ enum FetchFailure: Sendable, Equatable {
       return ArtworkError(.badGateway, "The source redirected more than \(limit) times.")
     case .loop(let url):
       return ArtworkError(.badGateway, "The source redirects in a loop (back to \(url)).")
+    case .headersTooLarge(let limit):
+      return ArtworkError(.badGateway, "The source sent more than \(limit) bytes of headers.")
     case .badRedirect(let why):
       return ArtworkError(.badGateway, "The source sent an unusable redirect (\(why)).")
     case .cancelled:

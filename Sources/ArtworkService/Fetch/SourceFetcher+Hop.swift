@@ -92,8 +92,18 @@ private final class HopState {
     return HopResponse(status: status, headers: headers, body: bodyBytes)
   }
 
+  /// Most header bytes accepted per hop (interim 1xx blocks included): a source that streams
+  /// headers forever is cut here rather than at the deadline.
+  static let maxHeaderBytes = 64 * 1024
+  private var headerBytes = 0
+
   /// One header line. Returns false to stop the transfer.
   func header(_ line: String) -> Bool {
+    headerBytes += line.utf8.count + 2
+    guard headerBytes <= Self.maxHeaderBytes else {
+      failure = .headersTooLarge(limit: Self.maxHeaderBytes)
+      return false
+    }
     if line.hasPrefix("HTTP/") {
       // A new response (after an interim 1xx): start again.
       let fields = line.split(separator: " ", maxSplits: 2)

@@ -186,6 +186,7 @@ import Testing
     ("/html", ArtworkError.Kind.unsupportedMediaType), ("/no-type", .unsupportedMediaType),
     ("/octet", .unsupportedMediaType), ("/gzip", .badGateway), ("/status/404", .badGateway),
     ("/status/500", .badGateway), ("/status/204", .unsupportedMediaType),
+    ("/many-headers", .badGateway),
   ])
   func refusesWhatIsNotAnImage(path: String, kind: ArtworkError.Kind) async throws {
     let origin = try OriginServer()

@@ -129,6 +129,15 @@ class Origin(BaseHTTPRequestHandler):
                 time.sleep(0.1)
             self.close_connection = True
             return
+        if path == "/many-headers":
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            for index in range(5000):
+                self.send_header(f"X-Filler-{index}", "x" * 40)
+            self.send_header("Content-Length", str(len(PNG)))
+            self.end_headers()
+            self.wfile.write(PNG)
+            return
         if path == "/html":
             return self.send_bytes(b"<!doctype html><title>not an image</title>", "text/html; charset=utf-8")
         if path == "/no-type":
