@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@testable import ArtworkService
+
+/// End-to-end refusal of a non-loopback private address, with an origin really listening on it.
+///
+/// NOTE: this must never send a packet off the machine, so the part that dials 10.0.0.1 runs only
+/// in a fresh network namespace whose one interface is `lo` (with 10.0.0.1 added to it): the test
+/// re-executes the test binary under `unshare --net --map-root-user`, and the child suite checks
+/// the isolation before doing anything. Where unprivileged namespaces or `ip` are unavailable the
+/// test is skipped; the open-socket refusal tests on loopback cover the same code path.
+@Suite struct IsolatedNetworkTests {
+  static let childVariable = "ARTWORK_ISOLATED_NETWORK_CHILD"
+  static let isChild = ProcessInfo.processInfo.environment[childVariable] == "1"
+  static let setUp = "ip link set lo up && ip addr add 10.0.0.1/32 dev lo"
+
+  /// Whether this machine can make an isolated namespace (user namespaces, `unshare`, `ip`).
+  static let canIsolate: Bool = {
+    guard !isChild else { return false }
+    return (try? run(["/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c", setUp]))?.status
+      == 0
+  }()
+
+  @Test(.enabled(if: canIsolate, "needs unshare --net --map-root-user and ip"))
+  func refusesAPrivateAddressThatReallyListens() throws {
+    let binary = CommandLine.arguments[0]
+    let (status, output) = try Self.run(
+      [
+        "/usr/bin/timeout", "180", "/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c",
+        "\(Self.setUp) && exec \"$0\" --testing-library swift-testing --filter IsolatedNetworkChild",
+        binary,
+      ], environment: [Self.childVariable: "1"])
+    #expect(status == 0, "\(output)")
+    // Exit status 0 alone could mean the filter matched nothing.
+    #expect(output.contains("Suite IsolatedNetworkChild passed"), "\(output)")
+  }
+
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    status: Int32, output: String
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+  }
+}
+
+/// Runs only inside the namespace made by `IsolatedNetworkTests`. Every test dialling (or that a
+/// regression could make dial) an address off loopback lives here and nowhere else.
+@Suite(.enabled(if: IsolatedNetworkTests.isChild), .serialized)
+struct IsolatedNetworkChild {
+  /// Refuses to go on unless `lo` is the only interface: nothing can leave this namespace.
+  /// NOTE: /proc/self/net follows this process's namespace; /sys/class/net does not.
+  static func requireIsolation() throws {
+    let table = try String(contentsOfFile: "/proc/self/net/dev", encoding: .utf8)
+    let interfaces = table.split(separator: "\n").dropFirst(2).compactMap {
+      $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces)
+    }
+    try #require(interfaces == ["lo"], "not isolated: \(interfaces)")
+  }
+
+  /// A redirect to a private address nobody allowed is refused by the open-socket callback,
+  /// before any socket exists.
+  @Test(arguments: [
+    ("http://192.168.77.1:9/x", "192.168.77.1 is a private address (192.168.0.0/16)"),
+    ("http://100.101.102.103/x", "100.101.102.103 is a CGNAT/Tailscale address (100.64.0.0/10)"),
+    ("http://[fd00::1]/x", "fd00::1 is a unique local (private) address (fc00::/7)"),
+    ("http://[::ffff:10.1.2.3]/x", "10.1.2.3, a private address (10.0.0.0/8)"),
+    ("http://169.254.169.254/latest/meta-data/", "a link-local address (169.254.0.0/16)"),
+  ])
+  func refusesARedirectToAnotherPrivateAddress(target: String, words: String) async throws {
+    try Self.requireIsolation()
+    let origin = try OriginServer()
+    let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
+    let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
+    #expect(error?.kind == .forbiddenAddress)
+    #expect(error?.detail.contains(words) == true, "\(String(describing: error))")
+  }
+
+  @Test func refusesAPrivateAddressThatReallyListens() async throws {
+    try Self.requireIsolation()
+
+    let origin = try OriginServer(extra: "10.0.0.1")
+    let port = try #require(origin.extra)
+    let url = "http://10.0.0.1:\(port)/image.png"
+
+    let refused = await FetchTest.error(try FetchTest.fetcher(allow: nil), url)
+    #expect(refused?.kind == .forbiddenAddress)
+    #expect(refused?.detail.hasPrefix("10.0.0.1 is a private address (10.0.0.0/8)") == true)
+    let hop = "http://127.0.0.1:\(origin.http)/to?url=\(url.percentEncodedForQuery)"
+    let redirected = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), hop)
+    #expect(redirected?.kind == .forbiddenAddress)
+    #expect(try origin.counts().accepts["extra"] == 0)
+
+    // Proxies named by the environment are ignored (safe to set here: this process runs only
+    // this suite). Were the proxy used, 127.0.0.1 (allowed) would be dialled and answer 404.
+    for name in ["http_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
+      setenv(name, "http://127.0.0.1:\(origin.http)", 1)
+    }
+    unsetenv("no_proxy")
+    unsetenv("NO_PROXY")
+    let proxied = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
+    #expect(proxied?.kind == .forbiddenAddress)
+    #expect(try origin.counts().accepts["http"] == 1)  // the redirect above, nothing since
+    #expect(try origin.counts().accepts["extra"] == 0)
+
+    // The same origin is reachable once listed: the zero above is a refusal, not a dead end.
+    let allowed = try await FetchTest.fetcher(allow: "10.0.0.0/8").fetch(url)
+    #expect(allowed.status == 200)
+    #expect(try origin.counts().accepts["extra"] == 1)
+  }
+}
