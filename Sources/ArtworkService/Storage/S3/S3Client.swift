@@ -98,7 +98,10 @@ struct S3Client: Sendable {
 
   /// Copies an object onto itself with its metadata restated: this refreshes its
   /// Last-Modified time, which is what retention (and a bucket lifecycle rule) ages by.
-  func copyInPlace(_ key: String, contentType: String, cacheControl: String) -> S3Request {
+  /// `x-amz-meta-touched` records when (seconds since 1970), for operators and tests.
+  func copyInPlace(
+    _ key: String, contentType: String, cacheControl: String, touchedAt: Int64
+  ) -> S3Request {
     let source = "/" + S3Encoding.encodeKey(configuration.bucket) + "/" + S3Encoding.encodeKey(key)
     var headers = Self.bodylessHeaders
     headers += [
@@ -106,6 +109,7 @@ struct S3Client: Sendable {
       ("cache-control", cacheControl),
       ("x-amz-copy-source", source),
       ("x-amz-metadata-directive", "REPLACE"),
+      ("x-amz-meta-touched", String(touchedAt)),
     ]
     return S3Request(method: .put, url: objectURL(key), headers: headers, body: [])
   }
