@@ -76,7 +76,9 @@ extension SeaweedFS {
 
   /// One HTTP/1.0-style exchange with 127.0.0.1:`port` (empty body, connection closed after),
   /// bounded by a 5 s socket timeout. Only the status is parsed.
-  static func request(_ method: String, port: Int, path: String) throws -> (status: Int, body: String) {
+  static func request(_ method: String, port: Int, path: String) throws -> (
+    status: Int, body: String
+  ) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw SeaweedFSError("socket() failed") }
     defer { close(fd) }

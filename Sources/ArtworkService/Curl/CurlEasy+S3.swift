@@ -6,7 +6,9 @@ extension CurlEasy {
   /// Makes the next transfer a bodyless request with method `method` (GET, HEAD, DELETE),
   /// undoing whatever body or method the handle's previous transfer used.
   func setBodylessRequest(method: String) {
-    // HTTPGET resets upload/post/nobody state left by an earlier transfer on this handle.
+    // Frees curl's copy of an earlier body; HTTPGET then resets the upload/post/nobody state
+    // an earlier transfer on this handle left.
+    check(artwork_curl_setopt_copy_body(handle, nil, 0))
     check(artwork_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
     set(.customRequest, method)
     set(.noBody, method == "HEAD")

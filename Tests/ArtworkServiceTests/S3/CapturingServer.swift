@@ -113,7 +113,8 @@ final class CapturingServer: Sendable {
 
   private static func find(_ needle: [UInt8], in data: [UInt8]) -> Int? {
     guard data.count >= needle.count else { return nil }
-    for i in 0...(data.count - needle.count) where data[i..<(i + needle.count)].elementsEqual(needle) {
+    for i in 0...(data.count - needle.count)
+    where data[i..<(i + needle.count)].elementsEqual(needle) {
       return i
     }
     return nil

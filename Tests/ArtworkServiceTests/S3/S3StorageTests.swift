@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import ArtworkService
 
@@ -13,6 +13,7 @@ import TestSupport
     secretKey: String = SeaweedFS.secretKey, accessKey: String = SeaweedFS.accessKey,
     bucket: String? = nil, now: (@Sendable () -> Int64)? = nil
   ) throws -> S3Storage {
+    Curl.globalInit()
     let server = try SeaweedFSScope.server
     let configuration = S3Configuration(
       endpoint: server.endpoint, region: SeaweedFS.region, bucket: bucket ?? server.bucket,
@@ -49,7 +50,9 @@ import TestSupport
     #expect(problem.hasPrefix("the S3 credentials were refused"))
     #expect(problem.contains("SignatureDoesNotMatch"))
     #expect(!problem.contains("not-the-secret"))
-    await #expect(throws: ArtworkError.self) { try await storage.put(StorageContract.sample().0, bytes: [1]) }
+    await #expect(throws: ArtworkError.self) {
+      try await storage.put(StorageContract.sample().0, bytes: [1])
+    }
   }
 
   @Test func unknownAccessKeyIsReportedAsRefusedCredentials() async throws {
@@ -125,7 +128,9 @@ import TestSupport
     let fresh = try await storage.send(storage.client.headObject(name), "HEAD")
     #expect(fresh.headers["x-amz-meta-touched"] == nil)
     _ = try await storage.get(key)  // not stale yet: no copy
-    #expect(try await storage.send(storage.client.headObject(name), "HEAD").headers["x-amz-meta-touched"] == nil)
+    #expect(
+      try await storage.send(storage.client.headObject(name), "HEAD").headers["x-amz-meta-touched"]
+        == nil)
     clock.shift(by: 2 * 86_400)
     #expect(try await storage.get(key)?.bytes == bytes)
     let touched = try await storage.send(storage.client.headObject(name), "HEAD")

@@ -7,7 +7,8 @@ import Testing
 /// payload hashes and regions, so the requests themselves are checked here.
 @Suite struct S3WireTests {
   static func storage(_ server: CapturingServer, prefix: String = "p") -> S3Storage {
-    S3Storage(
+    Curl.globalInit()
+    return S3Storage(
       configuration: S3Configuration(
         endpoint: "http://127.0.0.1:\(server.port)/", region: "eu-central-1", bucket: "art-bucket",
         prefix: prefix, accessKey: "AKIDEXAMPLE", secretKey: "secret"),

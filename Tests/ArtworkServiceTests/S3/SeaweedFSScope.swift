@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// One SeaweedFS server for a whole suite: `@Suite(.serialized, .seaweedFS)`. Started before the
 /// suite's first test and shut down (data removed) after its last, even when tests fail; tests

@@ -33,7 +33,8 @@ public struct S3Configuration: Sendable, Equatable {
     self.endpoint = endpoint
     self.region = region
     self.bucket = bucket
-    self.prefix = String(prefix.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/"))
+    self.prefix = String(
+      prefix.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/"))
     self.accessKey = accessKey
     self.secretKey = secretKey
     self.virtualHosted = virtualHosted
@@ -46,7 +47,8 @@ public struct S3Configuration: Sendable, Equatable {
   public var problems: [String] {
     var problems: [String] = []
     if endpointParts == nil {
-      problems.append("the S3 endpoint must be an http:// or https:// URL with a host, got \"\(endpoint)\"")
+      problems.append(
+        "the S3 endpoint must be an http:// or https:// URL with a host, got \"\(endpoint)\"")
     }
     if !Self.isValidBucketName(bucket) {
       problems.append(

@@ -73,7 +73,8 @@ private final class StreamCursor: Sendable {
   private let length: Int
 
   init(firstChunk: [UInt8], length: Int) {
-    state = Mutex(State(firstChunk: firstChunk.isEmpty ? nil : firstChunk, offset: firstChunk.count))
+    state = Mutex(
+      State(firstChunk: firstChunk.isEmpty ? nil : firstChunk, offset: firstChunk.count))
     self.length = length
   }
 

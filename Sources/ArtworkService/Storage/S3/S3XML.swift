@@ -24,9 +24,10 @@ enum S3XML {
     while found.count < limit, let start = find(open, in: body, from: index) {
       let afterName = start + open.count
       guard afterName < body.count else { break }
-      // `<Key>` or `<Key attr="…">`, but not `<KeyCount>`.
+      // `<Key>`, `<Key/>` or `<Key attr="…">`, but not `<KeyCount>`.
       let next = body[afterName]
-      guard next == UInt8(ascii: ">") || next == UInt8(ascii: " ") else {
+      guard next == UInt8(ascii: ">") || next == UInt8(ascii: " ") || next == UInt8(ascii: "/")
+      else {
         index = afterName
         continue
       }
