@@ -108,7 +108,9 @@ public final class CurlEasy {
   /// The URL to fetch, as parsed by curl's parser (kept alive by this object).
   public func set(url: CurlURL) {
     self.url = url
-    url.withHandle { check(artwork_curl_setopt_pointer(handle, CURLOPT_CURLU, UnsafeMutableRawPointer($0)), 0) }
+    url.withHandle {
+      check(artwork_curl_setopt_pointer(handle, CURLOPT_CURLU, UnsafeMutableRawPointer($0)), 0)
+    }
   }
 
   /// The body to upload (with `.upload` for PUT): sent from memory, its length declared.
@@ -130,7 +132,8 @@ public final class CurlEasy {
     errorBuffer[0] = 0
     let code = curl_easy_perform(handle)
     let detail = String(cString: errorBuffer)
-    return CurlStatus(code, message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+    return CurlStatus(
+      code, message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
   }
 
   // MARK: Info
@@ -167,7 +170,9 @@ public final class CurlEasy {
     let count = min(buffer.count, requestBody.count - requestBodyOffset)
     guard count > 0 else { return 0 }
     requestBody.withUnsafeBytes { source in
-      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[requestBodyOffset..<requestBodyOffset + count]))
+      buffer.copyMemory(
+        from: UnsafeRawBufferPointer(
+          rebasing: source[requestBodyOffset..<requestBodyOffset + count]))
     }
     requestBodyOffset += count
     return count
@@ -187,7 +192,8 @@ private func easy(_ pointer: UnsafeMutableRawPointer?) -> CurlEasy {
 }
 
 private func curlEasyWrite(
-  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+  _ context: UnsafeMutableRawPointer?
 ) -> Int {
   let length = size * count
   let chunk = data.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
@@ -195,7 +201,8 @@ private func curlEasyWrite(
 }
 
 private func curlEasyHeader(
-  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+  _ context: UnsafeMutableRawPointer?
 ) -> Int {
   let length = size * count
   var bytes = data.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
@@ -204,7 +211,8 @@ private func curlEasyHeader(
 }
 
 private func curlEasyRead(
-  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+  _ context: UnsafeMutableRawPointer?
 ) -> Int {
   guard let data else { return 0 }
   return easy(context).fillUpload(UnsafeMutableRawBufferPointer(start: data, count: size * count))

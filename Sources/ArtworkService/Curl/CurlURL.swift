@@ -6,8 +6,8 @@ import CCurl
 public final class CurlURL {
   private let handle: OpaquePointer
 
-  /// Parses an absolute URL. Only http and https parse (curl refuses other schemes here before
-  /// they could reach a handle); user info is kept so the caller can refuse it by name.
+  /// Parses an absolute URL with any scheme curl knows (the caller decides which it accepts);
+  /// user info is kept so the caller can refuse it by name.
   /// nil for anything curl calls malformed (spaces, control characters, bad ports, bad hosts).
   public init?(_ text: String) {
     guard let handle = curl_url() else { return nil }
@@ -42,7 +42,9 @@ public final class CurlURL {
     return host
   }
   /// The port, explicit or the scheme's default.
-  public var port: Int { part(CURLUPART_PORT, flags: artwork_curlu_default_port).flatMap { Int($0) } ?? 0 }
+  public var port: Int {
+    part(CURLUPART_PORT, flags: artwork_curlu_default_port).flatMap { Int($0) } ?? 0
+  }
   /// True when the URL carries a user name, password or login options.
   public var hasUserInfo: Bool {
     part(CURLUPART_USER) != nil || part(CURLUPART_PASSWORD) != nil

@@ -38,7 +38,8 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     var prefix = maximum
     if parts.count == 2 {
       guard let value = Int(parts[1]), (0...maximum).contains(value), parts[1].first != "+" else {
-        return .failure(CIDRError(text: text, problem: "has a prefix length outside 0...\(maximum)"))
+        return .failure(
+          CIDRError(text: text, problem: "has a prefix length outside 0...\(maximum)"))
       }
       prefix = value
     }

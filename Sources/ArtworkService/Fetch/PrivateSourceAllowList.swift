@@ -21,7 +21,8 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
     for rawEntry in value.split(separator: ",") {
       let entry = rawEntry.trimmingASCIISpaces().lowercased()
       if entry.isEmpty { continue }
-      if entry.contains(":") || entry.contains("/") || entry.allSatisfy({ "0123456789.".contains($0) })
+      if entry.contains(":") || entry.contains("/")
+        || entry.allSatisfy({ "0123456789.".contains($0) })
       {
         switch IPNetwork.parse(entry) {
         case .success(let network): networks.append(network)
@@ -79,6 +80,8 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
 extension Substring {
   /// The text without leading and trailing spaces and tabs.
   fileprivate func trimmingASCIISpaces() -> String {
-    String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    String(
+      drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" })
+        .reversed())
   }
 }

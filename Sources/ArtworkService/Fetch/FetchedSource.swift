@@ -1,0 +1,61 @@
+/// A fetched source image, or the answer that it has not changed.
+public struct FetchedSource: Sendable, Equatable {
+  /// The URL the bytes came from, after redirects.
+  public let finalURL: String
+  /// The final response status: 2xx with `bytes`, or 304 (not modified, no bytes).
+  public let status: Int
+  /// The final response's Content-Type, as sent (always `image/...` when `status` is 2xx).
+  public let contentType: String?
+  /// Validators for a later conditional fetch.
+  public let etag: String?
+  public let lastModified: String?
+  /// The body, exactly as sent (no content decoding), at most `maxBytes`.
+  public let bytes: [UInt8]
+  /// Every request made, in order, the last one answering.
+  public let hops: [FetchHop]
+
+  /// True for a 304 answer to a conditional request.
+  public var isNotModified: Bool { status == 304 }
+}
+
+/// One request of a fetch: a URL, what it answered, where it pointed.
+public struct FetchHop: Sendable, Equatable {
+  /// The URL requested (normalised by curl's parser).
+  public let url: String
+  /// The response status, nil when no response arrived.
+  public var status: Int?
+  /// The address connected to, nil when no connection was made.
+  public var address: String?
+  /// The absolute URL a redirect pointed to.
+  public var location: String?
+  /// Addresses refused at connect time for this request, with the reason for each.
+  public var refused: [AddressVerdict] = []
+
+  init(url: String) {
+    self.url = url
+  }
+}
+
+/// Validators for a conditional request (from an earlier `FetchedSource`).
+public struct ConditionalRequest: Sendable, Equatable {
+  public var ifNoneMatch: String?
+  public var ifModifiedSince: String?
+
+  public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    self.ifNoneMatch = ifNoneMatch
+    self.ifModifiedSince = ifModifiedSince
+  }
+
+  /// Header lines to send; nil if a value could smuggle a header (CR, LF or NUL in it).
+  var headerLines: [String]? {
+    var lines: [String] = []
+    for (name, value) in [("If-None-Match", ifNoneMatch), ("If-Modified-Since", ifModifiedSince)] {
+      guard let value else { continue }
+      guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+        return nil
+      }
+      lines.append("\(name): \(value)")
+    }
+    return lines
+  }
+}

@@ -1,0 +1,51 @@
+import Glibc
+
+/// Resolves a host name to every address it has, with the system resolver (`getaddrinfo`), and
+/// reads each answer from the socket address bytes. Blocking: call on a `FetchPool` thread.
+///
+/// Used by the reachability check to judge *every* address a phone might be given; the fetcher
+/// itself never resolves (curl does, and the policy judges what curl dials).
+enum HostResolver {
+  /// The distinct addresses of `host` in resolver order, or the resolver's message.
+  /// NOTE: getaddrinfo has no timeout of its own; the system resolver's (resolv.conf) applies.
+  static func resolve(_ host: String) -> Resolution {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var list: UnsafeMutablePointer<addrinfo>?
+    let code = getaddrinfo(host, nil, &hints, &list)
+    guard code == 0 else { return .failed(String(cString: gai_strerror(code))) }
+    defer { freeaddrinfo(list) }
+    var addresses: [IPAddress] = []
+    var entry = list
+    while let current = entry {
+      if let address = Self.address(of: current.pointee), !addresses.contains(address) {
+        addresses.append(address)
+      }
+      entry = current.pointee.ai_next
+    }
+    return .addresses(addresses)
+  }
+
+  private static func address(of info: addrinfo) -> IPAddress? {
+    guard let raw = info.ai_addr else { return nil }
+    switch info.ai_family {
+    case AF_INET where info.ai_addrlen >= MemoryLayout<sockaddr_in>.size:
+      return raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+        withUnsafeBytes(of: $0.pointee.sin_addr) { IPAddress(bytes: $0) }
+      }
+    case AF_INET6 where info.ai_addrlen >= MemoryLayout<sockaddr_in6>.size:
+      return raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+        withUnsafeBytes(of: $0.pointee.sin6_addr) { IPAddress(bytes: $0) }
+      }
+    default:
+      return nil
+    }
+  }
+
+  /// The answer: addresses, or why there are none in the resolver's words.
+  enum Resolution: Sendable, Equatable {
+    case addresses([IPAddress])
+    case failed(String)
+  }
+}

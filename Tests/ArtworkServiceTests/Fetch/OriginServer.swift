@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+
+@testable import ArtworkService
+
+/// The Python origin (Fixtures/origin.py) as a child process on loopback ephemeral ports.
+/// Each test starts its own, so connection counters are per test. It exits when this object
+/// goes (stdin closes, and it is terminated).
+final class OriginServer: @unchecked Sendable {
+  // @unchecked: every stored property is immutable after init; Process is only terminated once.
+  let http: Int
+  let https: Int
+  let http6: Int?
+  let control: Int
+  private let process: Process
+  private let input: Pipe
+
+  static let fixtures = Repository.root
+    .appendingPathComponent("Tests/ArtworkServiceTests/Fetch/Fixtures")
+
+  init() throws {
+    Curl.globalInit()
+    let certificates = try TestCertificates.shared.get()
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", Self.fixtures.appendingPathComponent("origin.py").path,
+      "--cert", certificates.appendingPathComponent("server.pem").path,
+      "--key", certificates.appendingPathComponent("server-key.pem").path,
+    ]
+    input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    var line = Data()
+    while !line.contains(0x0A) {
+      let chunk = output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { throw OriginError.noPorts }
+      line.append(chunk)
+    }
+    let ports = try JSONSerialization.jsonObject(with: line) as? [String: Any] ?? [:]
+    guard let http = ports["http"] as? Int, let https = ports["https"] as? Int,
+      let control = ports["control"] as? Int
+    else { throw OriginError.noPorts }
+    self.http = http
+    self.https = https
+    self.http6 = ports["http6"] as? Int
+    self.control = control
+  }
+
+  deinit {
+    try? input.fileHandleForWriting.close()
+    process.terminate()
+    process.waitUntilExit()
+  }
+
+  /// Connections accepted per listener ("http", "https", "http6") and requests per path.
+  func counts() throws -> (accepts: [String: Int], requests: [String: Int]) {
+    let easy = CurlEasy()
+    easy.set(.url, "http://127.0.0.1:\(control)/counts")
+    var body: [UInt8] = []
+    easy.onBody = {
+      body += $0
+      return true
+    }
+    let status = easy.perform()
+    guard status.isOK else { throw OriginError.control(status.description) }
+    let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
+    return (
+      json["accepts"] as? [String: Int] ?? [:], json["requests"] as? [String: Int] ?? [:]
+    )
+  }
+
+  /// Connections accepted by every origin listener (the control port excluded).
+  func totalAccepts() throws -> Int {
+    try counts().accepts.filter { $0.key != "control" }.values.reduce(0, +)
+  }
+
+  enum OriginError: Error {
+    case noPorts
+    case control(String)
+  }
+}
+
+/// A throwaway CA and server certificate (Fixtures/make-certs.sh), made once per test run.
+enum TestCertificates {
+  static let shared: Result<URL, any Error> = Result {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("artwork-fetch-certs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      OriginServer.fixtures.appendingPathComponent("make-certs.sh").path, directory.path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw OriginServer.OriginError.noPorts }
+    return directory
+  }
+
+  /// The CA file to trust.
+  static var caFile: String {
+    (try? shared.get())!.appendingPathComponent("ca.pem").path
+  }
+}

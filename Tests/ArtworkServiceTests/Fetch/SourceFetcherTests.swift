@@ -1,0 +1,283 @@
+import Testing
+
+@testable import ArtworkService
+
+@Suite struct SourceFetcherTests {
+  @Test func fetchesAnImageOverHTTPWhenLoopbackIsAllowed() async throws {
+    let origin = try OriginServer()
+    let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/image.png")
+    #expect(source.status == 200)
+    #expect(source.contentType == "image/png")
+    #expect(source.bytes.starts(with: FetchTest.pngSignature))
+    #expect(source.hops.count == 1)
+    #expect(source.hops.first?.address == "127.0.0.1")
+    #expect(source.finalURL == "http://127.0.0.1:\(origin.http)/image.png")
+  }
+
+  @Test func fetchesOverIPv6Loopback() async throws {
+    let origin = try OriginServer()
+    guard let port = origin.http6 else { return }
+    let source = try await FetchTest.fetcher().fetch("http://[::1]:\(port)/image.jpg")
+    #expect(source.contentType == "image/jpeg")
+    #expect(source.bytes.starts(with: [0xFF, 0xD8]))
+  }
+
+  @Test func fetchesOverHTTPSTrustingTheExtraCA() async throws {
+    let origin = try OriginServer()
+    let source = try await FetchTest.fetcher().fetch("https://127.0.0.1:\(origin.https)/image.png")
+    #expect(source.bytes.starts(with: FetchTest.pngSignature))
+    let viaName = try await FetchTest.fetcher(allow: "localhost")
+      .fetch("https://localhost:\(origin.https)/image.png")
+    #expect(viaName.status == 200)
+  }
+
+  @Test func refusesAnUntrustedCertificate() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher(trustTestCA: false)
+    let error = await FetchTest.error(fetcher, "https://127.0.0.1:\(origin.https)/image.png")
+    #expect(error?.kind == .badGateway)
+    #expect(error?.detail.contains("certificate") == true)
+    #expect(try origin.counts().requests["/image.png"] == nil)
+  }
+
+  @Test func followsRedirectsUpToTheLimit() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher()
+    let five = try await fetcher.fetch("http://127.0.0.1:\(origin.http)/redirect/5")
+    #expect(five.hops.count == 6)
+    #expect(five.hops.first?.status == 302)
+    #expect(five.hops.first?.location == "http://127.0.0.1:\(origin.http)/redirect/4")
+    #expect(five.finalURL.hasSuffix("/redirect/0"))
+    let six = await FetchTest.error(fetcher, "http://127.0.0.1:\(origin.http)/redirect/6")
+    #expect(six?.kind == .badGateway)
+    #expect(six?.detail.contains("more than 5") == true)
+    #expect(try origin.counts().requests["/redirect/0"] == 1)
+  }
+
+  @Test(arguments: ["/loop/a", "/self"])
+  func refusesRedirectLoops(path: String) async throws {
+    let origin = try OriginServer()
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
+    #expect(error?.kind == .badGateway)
+    #expect(error?.detail.contains("loop") == true)
+  }
+
+  @Test func resolvesRelativeRedirects() async throws {
+    let origin = try OriginServer()
+    let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/relative")
+    #expect(source.finalURL == "http://127.0.0.1:\(origin.http)/image.png")
+  }
+
+  @Test func refusesARedirectWithoutLocation() async throws {
+    let origin = try OriginServer()
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)/no-location")
+    #expect(error?.kind == .badGateway)
+  }
+
+  /// A redirect to a private address nobody allowed is refused by the open-socket callback, before
+  /// any socket exists: these literals never see a packet.
+  @Test(arguments: [
+    ("http://192.168.77.1:9/x", "192.168.77.1 is a private address (192.168.0.0/16)"),
+    ("http://100.101.102.103/x", "100.101.102.103 is a CGNAT/Tailscale address (100.64.0.0/10)"),
+    ("http://[fd00::1]/x", "fd00::1 is a unique local (private) address (fc00::/7)"),
+    ("http://[::ffff:10.1.2.3]/x", "10.1.2.3, a private address (10.0.0.0/8)"),
+    ("http://169.254.169.254/latest/meta-data/", "a link-local address (169.254.0.0/16)"),
+  ])
+  func refusesARedirectToAnotherPrivateAddress(target: String, words: String) async throws {
+    let origin = try OriginServer()
+    let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
+    let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
+    #expect(error?.kind == .forbiddenAddress)
+    #expect(error?.detail.contains(words) == true, "\(String(describing: error))")
+  }
+
+  @Test func refusesARedirectToLoopbackTheListDoesNotCover() async throws {
+    let origin = try OriginServer()
+    guard let port6 = origin.http6 else { return }
+    let url = "http://127.0.0.1:\(origin.http)/to?url=http://[::1]:\(port6)/image.png"
+    let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
+    #expect(error?.kind == .forbiddenAddress)
+    #expect(try origin.counts().accepts["http6"] == 0)
+  }
+
+  @Test func aListedHostNameAllowsOnlyConnectionsToThatName() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher(allow: "localhost")
+    let direct = try await fetcher.fetch("http://localhost:\(origin.http)/image.png")
+    #expect(direct.status == 200)
+    let hop = "http://127.0.0.1:\(origin.http)/image.png".percentEncodedForQuery
+    let error = await FetchTest.error(fetcher, "http://localhost:\(origin.http)/to?url=\(hop)")
+    #expect(error?.kind == .forbiddenAddress)
+    #expect(error?.detail.contains("127.0.0.1 is a loopback address") == true)
+  }
+
+  @Test(arguments: [
+    "http://user:secret@127.0.0.1:1/image.png", "ftp://127.0.0.1/image.png",
+    "file:///etc/passwd", "gopher://127.0.0.1:70/", "dict://127.0.0.1:11211/stat",
+  ])
+  func refusesRedirectsToForbiddenURLs(target: String) async throws {
+    let origin = try OriginServer()
+    let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
+    let error = await FetchTest.error(try FetchTest.fetcher(), url)
+    #expect(error?.kind == .badRequest, "\(String(describing: error))")
+  }
+
+  @Test(arguments: [
+    "", "not a url", "http://", "http://exa mple.com/", "javascript:alert(1)",
+    "http://user:pw@example.com/", "https://:pw@example.com/", "file:///etc/passwd",
+    "ftp://example.com/a.png", "//example.com/a.png", "/image.png",
+    "http://example.com/\(String(repeating: "a", count: 9000))", "http://example.com/\r\nX: y",
+  ])
+  func refusesMalformedOrForbiddenURLsBeforeConnecting(url: String) async throws {
+    let error = await FetchTest.error(try FetchTest.fetcher(allow: nil), url)
+    #expect(error?.kind == .badRequest, "\(url): \(String(describing: error))")
+  }
+
+  /// Every spelling of loopback is refused by the default policy, and the origin sees nothing.
+  @Test func theDefaultPolicyRefusesLoopbackInEverySpelling() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher(allow: nil)
+    var hosts = [
+      "127.0.0.1", "localhost", "2130706433", "0x7f.1", "017700000001", "127.1", "127.000.000.1",
+      "0x7f000001", "LOCALHOST",
+    ]
+    for host in hosts {
+      let error = await FetchTest.error(fetcher, "http://\(host):\(origin.http)/image.png")
+      #expect(error?.kind == .forbiddenAddress, "\(host): \(String(describing: error))")
+    }
+    if let port6 = origin.http6 {
+      hosts = ["[::1]", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]"]
+      for host in hosts {
+        let error = await FetchTest.error(fetcher, "http://\(host):\(port6)/image.png")
+        #expect(error?.kind == .forbiddenAddress, "\(host): \(String(describing: error))")
+      }
+    }
+    let https = await FetchTest.error(fetcher, "https://127.0.0.1:\(origin.https)/image.png")
+    #expect(https?.kind == .forbiddenAddress)
+    #expect(try origin.totalAccepts() == 0)
+  }
+
+  /// 0.0.0.0 and :: reach the local host on Linux: refused even when loopback is allowed.
+  @Test func neverDialsTheUnspecifiedAddress() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher(allow: "127.0.0.1,::1")
+    var urls = ["http://0.0.0.0:\(origin.http)/image.png", "http://0:\(origin.http)/image.png"]
+    if let port6 = origin.http6 {
+      urls += ["http://[::]:\(port6)/image.png", "http://[::ffff:0.0.0.0]:\(port6)/image.png"]
+    }
+    for url in urls {
+      let error = await FetchTest.error(fetcher, url)
+      #expect(error?.kind == .forbiddenAddress, "\(url): \(String(describing: error))")
+    }
+    #expect(try origin.totalAccepts() == 0)
+  }
+
+  @Test(arguments: ["/chunked-big", "/close-delimited", "/declared-huge"])
+  func capsTheBodyOnTheStream(path: String) async throws {
+    let origin = try OriginServer()
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(maxBytes: 1_000_000), "http://127.0.0.1:\(origin.http)\(path)")
+    #expect(error?.kind == .payloadTooLarge, "\(String(describing: error))")
+  }
+
+  @Test func readsNoMoreThanContentLengthSays() async throws {
+    let origin = try OriginServer()
+    let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/lying-short")
+    #expect(source.bytes.starts(with: FetchTest.pngSignature))
+    #expect(source.bytes.count < 1000)
+  }
+
+  @Test func cutsATricklingSourceAtTheDeadline() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher(timeout: .milliseconds(700))
+    let error = await FetchTest.error(fetcher, "http://127.0.0.1:\(origin.http)/trickle")
+    #expect(error?.kind == .gatewayTimeout)
+  }
+
+  @Test(arguments: [
+    ("/html", ArtworkError.Kind.unsupportedMediaType), ("/no-type", .unsupportedMediaType),
+    ("/octet", .unsupportedMediaType), ("/gzip", .badGateway), ("/status/404", .badGateway),
+    ("/status/500", .badGateway), ("/status/204", .unsupportedMediaType),
+  ])
+  func refusesWhatIsNotAnImage(path: String, kind: ArtworkError.Kind) async throws {
+    let origin = try OriginServer()
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
+    #expect(error?.kind == kind, "\(String(describing: error))")
+  }
+
+  @Test func namesTheErrorStatus() async throws {
+    let origin = try OriginServer()
+    let error = await FetchTest.error(
+      try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)/status/404")
+    #expect(error?.detail == "The source answered HTTP 404 Not Found.")
+  }
+
+  @Test func acceptsImageTypesWithParametersInAnyCase() async throws {
+    let origin = try OriginServer()
+    let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/image-params")
+    #expect(source.status == 200)
+  }
+
+  @Test func sendsConditionalHeadersAndReportsNotModified() async throws {
+    let origin = try OriginServer()
+    let fetcher = try FetchTest.fetcher()
+    let url = "http://127.0.0.1:\(origin.http)/etag.png"
+    let first = try await fetcher.fetch(url)
+    #expect(first.etag == "\"v1\"")
+    #expect(first.lastModified == "Wed, 21 Oct 2015 07:28:00 GMT")
+    let again = try await fetcher.fetch(
+      url, conditional: ConditionalRequest(ifNoneMatch: first.etag))
+    #expect(again.isNotModified)
+    #expect(again.bytes.isEmpty)
+    let smuggled = await FetchTest.error(
+      fetcher, url, conditional: ConditionalRequest(ifNoneMatch: "\"v1\"\r\nX-Evil: 1"))
+    #expect(smuggled?.kind == .badRequest)
+  }
+
+  @Test func sendsNoAcceptEncoding() async throws {
+    let origin = try OriginServer()
+    let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/headers")
+    let headers = String(decoding: source.bytes, as: UTF8.self)
+    #expect(!headers.contains("accept-encoding"))
+    #expect(headers.contains("\"accept\": \"image/*\""))
+  }
+
+  @Test func answersBusyWhenThePoolIsFull() async throws {
+    let origin = try OriginServer()
+    let pool = FetchPool(threads: 1, queueLimit: 0)
+    let fetcher = try FetchTest.fetcher(timeout: .seconds(30), pool: pool)
+    let slow = Task { await FetchTest.error(fetcher, "http://127.0.0.1:\(origin.http)/trickle") }
+    // The one thread is taken (or about to be): a second fetch cannot wait anywhere.
+    while try origin.counts().requests["/trickle"] == nil { await Task.yield() }
+    let busy = await FetchTest.error(fetcher, "http://127.0.0.1:\(origin.http)/image.png")
+    #expect(busy?.kind == .busy)
+    #expect(busy?.retryAfter == 1)
+    slow.cancel()
+    let cancelled = await slow.value
+    #expect(cancelled?.internalDetail == "task cancelled")
+  }
+}
+
+extension String {
+  /// Percent-encodes everything but unreserved characters, for a query value.
+  var percentEncodedForQuery: String {
+    var out = ""
+    for byte in utf8 {
+      if (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+        || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
+      {
+        out.append(Character(Unicode.Scalar(byte)))
+      } else {
+        out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return out
+  }
+
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
+  }
+}
