@@ -32,9 +32,15 @@ public final class S3Storage: ArtworkStorage {
   /// - Parameters:
   ///   - configuration: where and how to reach the store; check `configuration.problems` first.
   ///   - threads: concurrent transfers (each keeps one connection to the store alive).
-  public convenience init(configuration: S3Configuration, threads: Int = 4) {
+  ///   - touchInterval: how stale an object's Last-Modified may get before a read restamps it.
+  ///     A day suits retentions of weeks; keep it at most a quarter of the retention, or
+  ///     requested objects could age out between two restamps.
+  public convenience init(
+    configuration: S3Configuration, threads: Int = 4, touchInterval: Duration = .seconds(86_400)
+  ) {
     self.init(
-      configuration: configuration, threads: threads, touchInterval: 86_400,
+      configuration: configuration, threads: threads,
+      touchInterval: max(1, touchInterval.components.seconds),
       now: { Int64(Date().timeIntervalSince1970) })
   }
 
