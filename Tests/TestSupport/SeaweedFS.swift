@@ -43,16 +43,27 @@ public final class SeaweedFS: Sendable {
       "secretKey":"\(secretKey)"}],"actions":["Admin","Read","List","Tagging","Write"]}]}
       """
     try Data(identities.utf8).write(to: directory.appendingPathComponent("s3.json"))
-    let server = SeaweedFS(
-      port: try freePortBlock(), bucket: bucket, directory: directory, weed: weed)
-    do {
-      try await server.startProcess()
-      try await server.createBucket()
-    } catch {
-      await server.shutDown()
-      throw error
+    // Another process may take a port between choosing and binding: try fresh ports again.
+    var attempt = 0
+    while true {
+      attempt += 1
+      let server = SeaweedFS(
+        port: try freePortBlock(), bucket: bucket, directory: directory, weed: weed)
+      do {
+        try await server.startProcess()
+        try await server.createBucket()
+        return server
+      } catch {
+        await server.stop()
+        guard attempt < 3 else {
+          try? FileManager.default.removeItem(at: directory)
+          throw error
+        }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("data"))
+        try FileManager.default.createDirectory(
+          at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+      }
     }
-    return server
   }
 
   private init(port: Int, bucket: String, directory: URL, weed: String) {

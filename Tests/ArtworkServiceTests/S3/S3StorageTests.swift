@@ -11,7 +11,8 @@ import Testing
   /// A storage on the suite's server under a fresh prefix.
   static func storage(
     secretKey: String = SeaweedFS.secretKey, accessKey: String = SeaweedFS.accessKey,
-    bucket: String? = nil, now: (@Sendable () -> Int64)? = nil
+    bucket: String? = nil, sweepPaging: S3Storage.SweepPaging = .init(),
+    now: (@Sendable () -> Int64)? = nil
   ) throws -> S3Storage {
     Curl.globalInit()
     let server = try SeaweedFSScope.server
@@ -20,7 +21,7 @@ import Testing
       prefix: "test-\(UUID().uuidString.lowercased())", accessKey: accessKey,
       secretKey: secretKey, requestTimeout: .seconds(10), connectTimeout: .seconds(2))
     return S3Storage(
-      configuration: configuration, threads: 4, touchInterval: 86_400,
+      configuration: configuration, threads: 4, touchInterval: 86_400, sweepPaging: sweepPaging,
       now: now ?? { Int64(Date().timeIntervalSince1970) })
   }
 
@@ -117,6 +118,24 @@ import Testing
     #expect(await storage.sweep(olderThan: .seconds(3_600), limit: 100) == 2)
     for key in keys { #expect(try await storage.head(key) == nil) }
     #expect(try await storage.getRecord("https://example.com/a.jpg") == nil)
+  }
+
+  /// Small pages and one page per pass: passes walk the listing, resume where the last one
+  /// stopped, and wrap around to the start at the end.
+  @Test func sweepPassesAreBoundedAndResume() async throws {
+    let clock = ShiftedClock()
+    let storage = try Self.storage(
+      sweepPaging: .init(pageSize: 2, pagesPerPass: 1), now: clock.now)
+    for _ in 0..<5 {
+      let (key, bytes) = StorageContract.sample(100)
+      try await storage.put(key, bytes: bytes)
+    }
+    clock.shift(by: 7_200)
+    var passes: [Int] = []
+    for _ in 0..<4 { passes.append(await storage.sweep(olderThan: .seconds(3_600), limit: 100)) }
+    #expect(passes.reduce(0, +) == 5)
+    #expect(passes.allSatisfy { $0 <= 2 })
+    #expect(await storage.sweep(olderThan: .seconds(3_600), limit: 100) == 0)
   }
 
   @Test func readingAStaleObjectRestampsItForRetention() async throws {

@@ -7,8 +7,9 @@ import Synchronization
 /// Handles are never shared between threads; a thread drops its handle after a transport
 /// failure and makes a fresh one for the next job, so no broken state outlives a failure.
 ///
-/// Why not the fetcher's pool: the store is one trusted host worth a kept-alive connection per
-/// thread, while source fetches use a fresh handle per untrusted origin.
+/// Why not the fetcher's `FetchPool`: a bulkhead (a storm of slow origins must not queue the
+/// store's requests behind it, nor the reverse), and the store is one trusted host worth a
+/// kept-alive connection per thread, while source fetches use a fresh handle per origin.
 ///
 /// At most `threads` transfers run at once and at most `queueLimit` wait; past that `run`
 /// answers nil at once (the caller reports the store as unavailable). Threads start on demand

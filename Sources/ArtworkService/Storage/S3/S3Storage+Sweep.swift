@@ -1,14 +1,8 @@
 /// Retention: deleting objects and records nobody has asked for in a while.
 extension S3Storage {
-  /// Keys listed per page (ListObjectsV2's maximum is 1000).
-  static let sweepPageSize = 1000
-  /// Pages one pass may list, so a pass over a huge bucket stays bounded; the next pass
-  /// resumes where this one stopped.
-  static let sweepPagesPerPass = 10
-
   /// Deletes up to `limit` objects and records whose Last-Modified is older than `olderThan`
   /// (an object's Last-Modified is its last request, to within `touchInterval`: see the type's
-  /// doc), and answers how many it deleted. One pass lists at most `sweepPagesPerPass` pages per
+  /// doc), and answers how many it deleted. One pass lists at most `sweepPaging.pagesPerPass` pages per
   /// prefix and resumes on the next call where it stopped, wrapping around at the end. Failures
   /// end the pass quietly (the next pass retries); it never throws.
   public func sweep(olderThan age: Duration, limit: Int) async -> Int {
@@ -23,9 +17,9 @@ extension S3Storage {
   private func sweep(prefix: String, cutoff: Int64, limit: Int) async -> Int {
     var deleted = 0
     var token = sweepCursors.withLock { $0[prefix] }
-    for _ in 0..<Self.sweepPagesPerPass {
+    for _ in 0..<sweepPaging.pagesPerPass {
       let request = client.listObjects(
-        prefix: prefix, continuationToken: token, maxKeys: Self.sweepPageSize)
+        prefix: prefix, continuationToken: token, maxKeys: sweepPaging.pageSize)
       guard case .success(let response) = await transport.perform(request), response.isSuccess
       else { return deleted }
       let page = S3Listing(xml: response.body)

@@ -24,6 +24,8 @@ public final class S3Storage: ArtworkStorage {
   let now: @Sendable () -> Int64
   /// An object read this long after its Last-Modified is restamped (see the type's doc).
   let touchInterval: Int64
+  /// How much one `sweep` pass lists.
+  let sweepPaging: SweepPaging
   /// Where the next `sweep` pass resumes, per listed prefix (nil: from the start).
   let sweepCursors = Mutex<[String: String]>([:])
   /// This replica's readiness probe key, unique so replicas never delete each other's probe.
@@ -44,14 +46,24 @@ public final class S3Storage: ArtworkStorage {
       now: { Int64(Date().timeIntervalSince1970) })
   }
 
+  /// Bounds of one retention pass.
+  struct SweepPaging: Sendable {
+    /// Keys listed per page (ListObjectsV2's maximum is 1000).
+    var pageSize = 1000
+    /// Pages one pass may list per prefix, so a pass over a huge bucket stays bounded; the
+    /// next pass resumes where this one stopped.
+    var pagesPerPass = 10
+  }
+
   init(
     configuration: S3Configuration, threads: Int, touchInterval: Int64,
-    now: @escaping @Sendable () -> Int64
+    sweepPaging: SweepPaging = SweepPaging(), now: @escaping @Sendable () -> Int64
   ) {
     client = S3Client(configuration: configuration)
     transport = S3Transport(configuration: configuration, threads: threads)
     self.now = now
     self.touchInterval = touchInterval
+    self.sweepPaging = sweepPaging
     probeKey = client.probeKey(UUID().uuidString.lowercased())
   }
 
