@@ -24,7 +24,20 @@ extension SeaweedFS {
       if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
     let venvWeed = Repository.root.appendingPathComponent(".build/venv-seaweedfs/bin/weed").path
-    return try installLock.withLock { _ in
+    if FileManager.default.isExecutableFile(atPath: venvWeed) { return venvWeed }
+    // Installing takes seconds: do it on a thread of its own, not on the cooperative pool.
+    let installed = await withCheckedContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(returning: Result { try install(venvWeed) })
+      }
+      thread.start()
+    }
+    return try installed.get()
+  }
+
+  /// Runs `scripts/seaweedfs` once per process (later callers wait and reuse its result).
+  private static func install(_ venvWeed: String) throws -> String {
+    try installLock.withLock { _ in
       if FileManager.default.isExecutableFile(atPath: venvWeed) { return venvWeed }
       let script = Repository.root.appendingPathComponent("scripts/seaweedfs")
       let install = Process()
