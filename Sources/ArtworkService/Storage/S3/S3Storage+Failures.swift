@@ -20,11 +20,12 @@ extension S3Storage {
   }
 
   /// An unexpected answer: the store refusing or failing (403, 404 without the bucket, 408,
-  /// 429, 5xx, redirects to another region) is `.storageUnavailable`, since an operator can fix
-  /// it or it passes; anything else means we sent something wrong, `.internal`.
+  /// 409 conflicts that outlasted retries, 429, 5xx, redirects to another region) is
+  /// `.storageUnavailable`, since an operator can fix it or it passes; anything else means we
+  /// sent something wrong, `.internal`.
   func failure(_ response: S3Response, _ operation: String) -> ArtworkError {
     switch response.status {
-    case 300...399, 403, 404, 408, 429, 500...599:
+    case 300...399, 403, 404, 408, 409, 429, 500...599:
       return unavailable(operation, response.summary)
     default:
       return ArtworkError(

@@ -74,7 +74,13 @@ public final class S3Storage: ArtworkStorage {
     let request = client.putObject(
       name, body: bytes, contentType: key.format.contentType,
       cacheControl: S3Client.immutableCacheControl, createOnly: true)
-    let response = try await send(request, "PUT \(name)")
+    var response = try await send(request, "PUT \(name)")
+    // NOTE: AWS answers 409 ConditionalRequestConflict while another create-only write of the
+    // same key is in flight; asking again gives 412 (it won) or 200 (it failed).
+    for _ in 0..<3 where response.status == 409 {
+      try? await Task.sleep(for: .milliseconds(50))
+      response = try await send(request, "PUT \(name)")
+    }
     if response.isSuccess { return }
     guard response.status == 412 else { throw failure(response, "PUT \(name)") }
     // Stored already (same bytes): this request counts as a use of it for retention.
