@@ -167,8 +167,15 @@ import Testing
     let (kept, keptBytes) = StorageContract.sample(50_000)
     try await storage.put(kept, bytes: keptBytes)
     try await storage.putRecord("kept", bytes: [7])
+    let (streamed, streamedBytes) = StorageContract.sample(600_000)
+    try await storage.put(streamed, bytes: streamedBytes)
+    let stream = try #require(try await storage.stream(streamed, chunkSize: 256 << 10))
+    #expect(try await stream.next()?.count == 256 << 10)
 
     await server.stop()
+    // A stream cut off mid-way fails (the HTTP layer then aborts the response), never hangs.
+    let streamError = await #expect(throws: ArtworkError.self) { try await stream.next() }
+    #expect(streamError?.kind == .storageUnavailable)
     let (lost, lostBytes) = StorageContract.sample(50_000)
     let putError = await #expect(throws: ArtworkError.self) {
       try await storage.put(lost, bytes: lostBytes)
@@ -186,6 +193,7 @@ import Testing
     try await server.restart()
     #expect(await storage.readinessProblem() == nil)
     #expect(try await storage.get(kept)?.bytes == keptBytes)
+    #expect(try await storage.get(streamed)?.bytes == streamedBytes)
     #expect(try await storage.getRecord("kept") == [7])
     #expect(try await storage.get(lost) == nil)
     try await storage.put(lost, bytes: lostBytes)
