@@ -106,4 +106,15 @@ static inline curl_socket_t artwork_curl_sockaddr_open(const struct curl_sockadd
   return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
 }
 
+// MARK: - S3 storage (request bodies from memory without `Expect: 100-continue`)
+
+/// Sets `len` bytes at `data` as the request body, copied by curl (CURLOPT_POSTFIELDSIZE_LARGE then
+/// CURLOPT_COPYPOSTFIELDS), so the caller's buffer may go at once. With CURLOPT_CUSTOMREQUEST
+/// "PUT" this is a PUT whose body curl sends without `Expect: 100-continue` up to 1 MiB.
+static inline CURLcode artwork_curl_setopt_copy_body(CURL *h, const void *data, size_t len) {
+  CURLcode rc = curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+  if (rc != CURLE_OK) return rc;
+  return curl_easy_setopt(h, CURLOPT_COPYPOSTFIELDS, len > 0 ? data : "");
+}
+
 #endif

@@ -12,7 +12,8 @@ import CCurl
 /// inside `perform()` (while `self` is alive by construction), and `deinit` cleans the handle up
 /// before anything else goes.
 public final class CurlEasy {
-  private let handle: UnsafeMutableRawPointer
+  /// Internal, not private: `CurlEasy+S3.swift` sets the options it adds. Never leaves the module.
+  let handle: UnsafeMutableRawPointer
   private let errorBuffer: UnsafeMutablePointer<CChar>
   /// curl keeps pointers to slists (headers, resolve entries) without copying them.
   private var lists: [UInt32: UnsafeMutablePointer<curl_slist>] = [:]
