@@ -1,3 +1,6 @@
 import ArtworkService
+import Foundation
 
-print("artwork: under construction")
+let status = await ArtworkCommand.run(
+  Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+exit(status)

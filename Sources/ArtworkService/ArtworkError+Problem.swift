@@ -1,0 +1,92 @@
+import HTTP
+
+// The one place where errors become HTTP responses (RFC 9457 problem details).
+
+extension ArtworkError.Kind {
+  /// The HTTP status of each kind of failure.
+  var status: Int {
+    switch self {
+    case .badRequest: 400
+    case .unauthorized: 401
+    case .forbiddenAddress: 403
+    case .notFound: 404
+    case .methodNotAllowed: 405
+    case .payloadTooLarge: 413
+    case .unsupportedMediaType: 415
+    case .unprocessableImage: 422
+    case .internal: 500
+    case .badGateway: 502
+    case .busy, .storageUnavailable: 503
+    case .gatewayTimeout: 504
+    }
+  }
+
+  /// A short, fixed summary of the kind (the problem's `title`).
+  var title: String {
+    switch self {
+    case .badRequest: "Bad request"
+    case .unauthorized: "Unauthorized"
+    case .forbiddenAddress: "Address not allowed"
+    case .notFound: "Not found"
+    case .methodNotAllowed: "Method not allowed"
+    case .payloadTooLarge: "Payload too large"
+    case .unsupportedMediaType: "Unsupported media type"
+    case .unprocessableImage: "Unprocessable image"
+    case .internal: "Internal server error"
+    case .badGateway: "Bad gateway"
+    case .busy: "Service busy"
+    case .storageUnavailable: "Storage unavailable"
+    case .gatewayTimeout: "Gateway timeout"
+    }
+  }
+
+  /// The kind for a status the HTTP layer produced by itself (no route, body too large...).
+  init(status: Int) {
+    switch status {
+    case 401: self = .unauthorized
+    case 403: self = .forbiddenAddress
+    case 404: self = .notFound
+    case 405: self = .methodNotAllowed
+    case 413: self = .payloadTooLarge
+    case 415: self = .unsupportedMediaType
+    case 422: self = .unprocessableImage
+    case 502: self = .badGateway
+    case 503: self = .busy
+    case 504: self = .gatewayTimeout
+    case 400..<500: self = .badRequest
+    default: self = .internal
+    }
+  }
+}
+
+extension ArtworkError {
+  /// Whether the failure is the server's (logged loudly) rather than the client's (logged quietly).
+  var isServerError: Bool { kind.status >= 500 }
+
+  /// The problem+json response for this error. `internalDetail` never appears in it; an
+  /// `.internal` error's detail is replaced by a generic sentence as well.
+  func problemResponse(requestID: String? = nil) -> HTTPResponse {
+    let status = kind.status
+    let publicDetail =
+      kind == .internal ? "The server failed to complete the request; it has been logged." : detail
+    var members: [(String, JSONValue)] = [
+      ("type", .string("urn:artwork:problem:\(kind.rawValue)")),
+      ("title", .string(kind.title)),
+      ("status", .int(status)),
+      ("detail", .string(publicDetail)),
+    ]
+    if let requestID { members.append(("request_id", .string(requestID))) }
+    var headers = HTTPHeaders()
+    headers.set("Content-Type", "application/problem+json")
+    headers.set("Cache-Control", "no-store")
+    if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+    if kind == .unauthorized { headers.set("WWW-Authenticate", "Bearer") }
+    return HTTPResponse(status: status, headers: headers, body: .bytes(JSONValue.object(members).bytes))
+  }
+
+  /// Maps any error thrown below the routes; unknown errors become a plain 500.
+  static func wrapping(_ error: any Error) -> ArtworkError {
+    if let error = error as? ArtworkError { return error }
+    return ArtworkError(.internal, "internal error", internalDetail: String(describing: error))
+  }
+}

@@ -1,0 +1,122 @@
+import ThumbHashCodec
+
+/// What `ArtworkProcessor.create` made: the stored object and everything the answer reports.
+struct CreatedArtwork: Sendable {
+  var key: ArtworkKey
+  var rendered: RenderedArtwork
+  var thumbHash: String
+  var averageColor: String
+}
+
+/// What `ArtworkProcessor.thumbHash` computed, storing nothing.
+struct ComputedThumbHash: Sendable {
+  var source: SourceInfo
+  var thumbHash: String
+  var averageColor: String
+  var aspectRatio: Double
+  var width: Int
+  var height: Int
+}
+
+/// The work behind the endpoints and the CLI, independent of HTTP and storage: the cheap checks
+/// on source bytes, then the pipeline and the ThumbHash on a bounded worker pool.
+final class ArtworkProcessor: Sendable {
+  let pool: WorkerPool
+  let maxSourceBytes: Int
+  let limits: ImageLimits
+
+  init(pool: WorkerPool, maxSourceBytes: Int, maxPixels: Int) {
+    self.pool = pool
+    self.maxSourceBytes = maxSourceBytes
+    self.limits = ImageLimits(maxPixels: maxPixels)
+  }
+
+  /// The checks every source passes before any decoding, in order: size, declared type, magic
+  /// bytes against the allow-list, and agreement of the declared type with the bytes.
+  func validate(_ bytes: [UInt8], declaredType: String?) throws(ArtworkError) -> ImageFormat {
+    guard bytes.count <= maxSourceBytes else {
+      throw ArtworkError(
+        .payloadTooLarge,
+        "The image is \(bytes.count) bytes; the limit is \(maxSourceBytes) bytes.")
+    }
+    if let declaredType, !declaredType.hasPrefix("image/"), declaredType != "application/octet-stream" {
+      throw ArtworkError(
+        .unsupportedMediaType, "The image was declared as \(declaredType); send an image/* type.")
+    }
+    guard !bytes.isEmpty else {
+      throw ArtworkError(.unprocessableImage, "The image is empty (0 bytes).")
+    }
+    guard let format = ImageFormat.sniff(bytes) else {
+      throw ArtworkError(
+        .unsupportedMediaType,
+        "The bytes are not an image in an accepted format (JPEG, PNG, WebP, GIF, HEIC, AVIF).")
+    }
+    if let declaredType, declaredType.hasPrefix("image/") {
+      guard let declared = ImageFormat.forMimeType(declaredType) else {
+        throw ArtworkError(
+          .unsupportedMediaType,
+          "\(declaredType) is not an accepted format; send JPEG, PNG, WebP, GIF, HEIC or AVIF.")
+      }
+      guard declared.isCompatible(with: format) else {
+        throw ArtworkError(
+          .unsupportedMediaType,
+          "The image was declared as \(declaredType) but its bytes are \(format.mimeType).")
+      }
+    }
+    return format
+  }
+
+  /// Renders and hashes `bytes` for `options`; the caller stores the result.
+  func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions) async throws(ArtworkError)
+    -> CreatedArtwork
+  {
+    _ = try validate(bytes, declaredType: declaredType)
+    let limits = self.limits
+    return try await pool.run { () throws(ArtworkError) -> CreatedArtwork in
+      let rendered = try ImagePipeline.render(bytes, options: options, limits: limits)
+      let hash = try Self.hash(rendered.thumbnail)
+      let key = ArtworkKey(id: ArtworkID(hex: SHA256.hex(rendered.bytes))!, format: rendered.format)
+      return CreatedArtwork(
+        key: key, rendered: rendered, thumbHash: hash.base64, averageColor: hash.averageColor)
+    }
+  }
+
+  /// The ThumbHash of a source image, storing nothing.
+  func thumbHash(_ bytes: [UInt8], declaredType: String?) async throws(ArtworkError) -> ComputedThumbHash {
+    _ = try validate(bytes, declaredType: declaredType)
+    let limits = self.limits
+    return try await pool.run { () throws(ArtworkError) -> ComputedThumbHash in
+      let (source, pixels) = try ImagePipeline.thumbnailPixels(bytes, limits: limits)
+      let hash = try Self.hash(pixels)
+      return ComputedThumbHash(
+        source: source, thumbHash: hash.base64, averageColor: hash.averageColor,
+        aspectRatio: hash.aspectRatio, width: source.width, height: source.height)
+    }
+  }
+
+  /// ThumbHash of RGBA pixels (each side at most 100), with its average colour as `#rrggbb`.
+  static func hash(_ pixels: ThumbnailPixels) throws(ArtworkError) -> (
+    base64: String, averageColor: String, aspectRatio: Double
+  ) {
+    do {
+      let hash = try ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
+      let average = try ThumbHash.averageColor(hash)
+      let ratio = try ThumbHash.approximateAspectRatio(hash)
+      return (ThumbHashBase64.encode(hash), hexColor(average), ratio)
+    } catch {
+      throw ArtworkError(.internal, "ThumbHash failed", internalDetail: "\(error)")
+    }
+  }
+}
+
+/// `#rrggbb` for a ThumbHash average colour (channels 0...1).
+func hexColor(_ color: RGBA) -> String {
+  let digits = Array("0123456789abcdef".utf8)
+  var out: [UInt8] = [UInt8(ascii: "#")]
+  for channel in [color.r, color.g, color.b] {
+    let value = Int((min(max(channel, 0), 1) * 255).rounded())
+    out.append(digits[value >> 4])
+    out.append(digits[value & 0xF])
+  }
+  return String(decoding: out, as: UTF8.self)
+}

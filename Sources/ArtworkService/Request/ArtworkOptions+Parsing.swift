@@ -1,0 +1,30 @@
+extension ArtworkOptions {
+  /// Validates option fields (`shape`, `size`, `crop`), each with a specific error.
+  init(fields: [String: String]) throws(ArtworkError) {
+    self.init()
+    if let text = fields["shape"] {
+      guard let shape = Shape(rawValue: text.lowercased()) else {
+        throw ArtworkError(
+          .badRequest, "shape=\(text) is not a shape; use square (default), poster or circle.")
+      }
+      self.shape = shape
+    }
+    if let text = fields["size"] {
+      guard let size = Int(text), ArtworkOptions.sizeRange.contains(size) else {
+        throw ArtworkError(
+          .badRequest,
+          "size=\(text) is not accepted; use a width in pixels from \(ArtworkOptions.sizeRange.lowerBound) to \(ArtworkOptions.sizeRange.upperBound) (default \(ArtworkOptions.defaultSize)).")
+      }
+      self.size = size
+    }
+    if let text = fields["crop"] {
+      switch text.lowercased() {
+      case "attention": crop = .attention
+      case "centre", "center": crop = .centre
+      default:
+        throw ArtworkError(
+          .badRequest, "crop=\(text) is not a crop mode; use attention (default) or centre.")
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTP
+
+/// Where the image of a request comes from. A fetched URL body enters the pipeline exactly where
+/// an upload does (`ArtworkProcessor.validate`).
+enum SourceInput: Sendable, Equatable {
+  /// Bytes sent by the client, with the media type it declared for them (lowercased essence).
+  case upload(bytes: [UInt8], declaredType: String?)
+  /// A URL for the service to fetch.
+  case url(String)
+}
+
+/// A parsed `POST /v1/artwork` or `POST /v1/thumbhash` request: the source and its option fields.
+struct ArtworkRequest: Sendable {
+  var source: SourceInput
+  /// Option fields from the query string, form fields or JSON keys (body wins over query).
+  var fields: [String: String]
+
+  /// The option names a request may carry; anything else is a 400 (catches typos like `sise`).
+  static let optionNames: Set<String> = ["shape", "size", "crop"]
+
+  /// Parses the three accepted inputs: `multipart/form-data` with a file part `image`, a raw
+  /// `image/*` body, or JSON `{"url": ...}`.
+  static func parse(_ request: HTTPRequest) throws(ArtworkError) -> ArtworkRequest {
+    let contentType = request.headers["Content-Type"] ?? ""
+    let essence = mediaTypeEssence(contentType)
+    var fields = request.query
+    let source: SourceInput
+    switch essence {
+    case "multipart/form-data":
+      let parts = try Multipart.parse(body: request.body, contentType: contentType)
+      var image: MultipartPart?
+      var url: String?
+      for part in parts {
+        switch part.name {
+        case "image":
+          guard image == nil else {
+            throw ArtworkError(.badRequest, "The form has more than one `image` part; send one.")
+          }
+          image = part
+        case "url": url = String(decoding: part.body, as: UTF8.self)
+        default: fields[part.name] = String(decoding: part.body, as: UTF8.self)
+        }
+      }
+      if let image {
+        source = .upload(
+          bytes: Array(image.body), declaredType: image.contentType.map(mediaTypeEssence))
+      } else if let url {
+        source = .url(url)
+      } else {
+        throw ArtworkError(
+          .badRequest, "The form has no file part named `image` (nor a `url` field).")
+      }
+    case "application/json":
+      let object: [String: Any]
+      do {
+        guard let parsed = try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+        else { throw ArtworkError(.badRequest, "The JSON body must be an object, e.g. {\"url\": \"https://...\"}.") }
+        object = parsed
+      } catch let error as ArtworkError {
+        throw error
+      } catch {
+        throw ArtworkError(.badRequest, "The body is not valid JSON.", internalDetail: "\(error)")
+      }
+      guard let url = object["url"] as? String else {
+        throw ArtworkError(.badRequest, "The JSON body needs a string `url`, e.g. {\"url\": \"https://...\"}.")
+      }
+      for (key, value) in object where key != "url" {
+        switch value {
+        case let text as String: fields[key] = text
+        case let number as NSNumber where CFGetTypeID(number) != CFBooleanGetTypeID():
+          fields[key] = number.stringValue
+        default:
+          throw ArtworkError(.badRequest, "The JSON key `\(key)` must be a string or a number.")
+        }
+      }
+      source = .url(url)
+    default:
+      try checkContentType(essence)
+      source = .upload(bytes: request.body, declaredType: essence)
+    }
+    for key in fields.keys where !optionNames.contains(key) {
+      throw ArtworkError(
+        .badRequest, "Unknown option `\(key)`; the options are shape, size and crop.")
+    }
+    return ArtworkRequest(source: source, fields: fields)
+  }
+}
+
+extension ArtworkRequest {
+  /// Refuses a body type that is none of the three inputs (415), before the body is read.
+  static func checkContentType(_ essence: String) throws(ArtworkError) {
+    if essence == "multipart/form-data" || essence == "application/json" || essence.hasPrefix("image/") {
+      return
+    }
+    let hint =
+      "Send multipart/form-data with an `image` file part, a raw image/* body, or JSON {\"url\": ...}."
+    throw ArtworkError(
+      .unsupportedMediaType,
+      essence.isEmpty
+        ? "The request has no Content-Type. \(hint)" : "Content-Type \(essence) is not accepted. \(hint)")
+  }
+}
+
+/// The lowercased `type/subtype` of a Content-Type header value, without parameters.
+func mediaTypeEssence(_ header: String) -> String {
+  let essence = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+  return essence.trimmingCharacters(in: .whitespaces).lowercased()
+}

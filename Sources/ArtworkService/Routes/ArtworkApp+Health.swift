@@ -1,0 +1,21 @@
+import HTTP
+
+extension ArtworkApp {
+  /// `GET /readyz`: 200 when storage can be written now, else 503 saying why.
+  func readiness(_ request: HTTPRequest) async -> HTTPResponse {
+    if let problem = await storage.readinessProblem() {
+      let error = ArtworkError(.storageUnavailable, problem, retryAfter: 5)
+      log(error, request: request.head)
+      return error.problemResponse(requestID: request.head.id)
+    }
+    return JSONResponse.make(200, .object([("status", .string("ready"))]))
+  }
+
+  /// `GET /metrics`: Prometheus text exposition.
+  func metricsResponse() -> HTTPResponse {
+    var headers = HTTPHeaders()
+    headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+    headers.set("Cache-Control", "no-store")
+    return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(metrics.render().utf8)))
+  }
+}

@@ -1,0 +1,15 @@
+import HTTP
+
+/// JSON answers of the API.
+enum JSONResponse {
+  /// A JSON response with `status`, optional extra headers, and no caching by intermediaries.
+  static func make(_ status: Int, _ value: JSONValue, headers extra: [(String, String)] = [])
+    -> HTTPResponse
+  {
+    var headers = HTTPHeaders()
+    headers.set("Content-Type", "application/json")
+    headers.set("Cache-Control", "no-store")
+    for (name, value) in extra { headers.set(name, value) }
+    return HTTPResponse(status: status, headers: headers, body: .bytes(value.bytes))
+  }
+}

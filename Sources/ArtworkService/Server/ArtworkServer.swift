@@ -1,0 +1,51 @@
+import Foundation
+import HTTP
+
+/// A running service: the app behind an HTTP server, with access logs and graceful shutdown.
+public final class ArtworkServer: Sendable {
+  public let app: ArtworkApp
+  private let server: HTTPServer
+  private let grace: Duration
+
+  /// Builds the app from `config` and starts listening. Call `Vips.initialize()` and
+  /// `Curl.globalInit()` once, before this (see `Runtime.initialize()`).
+  public init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
+    let app = try await ArtworkApp(config: config, logger: logger)
+    self.app = app
+    self.grace = config.shutdownGrace
+    var configuration = HTTPServerConfiguration()
+    configuration.host = config.listenHost
+    configuration.port = config.listenPort
+    configuration.maxConnections = config.maxConnections
+    configuration.problemResponder = { status, detail in
+      ArtworkError(ArtworkError.Kind(status: status), detail).problemResponse()
+    }
+    let metrics = app.metrics
+    configuration.accessLog = { record in
+      metrics.requestCompleted(record)
+      logger.info(
+        "request",
+        [
+          "request_id": .string(record.requestID), "method": .string(record.method),
+          "path": .string(record.path), "status": .int(record.status),
+          "duration_ms": .double((record.duration * 1_000_000).rounded() / 1000),
+          "bytes": .int(record.bytesSent),
+        ])
+    }
+    do {
+      server = try HTTPServer(configuration: configuration, router: app.router())
+    } catch {
+      throw ArtworkError(
+        .internal, "cannot listen on \(config.listenHost):\(config.listenPort)",
+        internalDetail: "\(error)")
+    }
+  }
+
+  /// The port actually bound (useful with port 0).
+  public var port: Int { server.port }
+
+  /// Stops accepting, lets in-flight requests finish within the configured grace, then stops.
+  public func shutdown() async {
+    await server.shutdown(gracePeriod: grace)
+  }
+}

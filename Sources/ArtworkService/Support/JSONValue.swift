@@ -1,0 +1,82 @@
+/// A JSON value that keeps the order of object keys, so that answers read in the documented order
+/// (`image_url`, `image_shape`, `image_thumbhash` first: they merge straight into an activity).
+enum JSONValue: Sendable, Equatable {
+  case string(String)
+  case int(Int)
+  case double(Double)
+  case bool(Bool)
+  case null
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.string(let a), .string(let b)): a == b
+    case (.int(let a), .int(let b)): a == b
+    case (.double(let a), .double(let b)): a == b
+    case (.bool(let a), .bool(let b)): a == b
+    case (.null, .null): true
+    case (.array(let a), .array(let b)): a == b
+    case (.object(let a), .object(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+    default: false
+    }
+  }
+
+  /// Compact UTF-8 JSON text.
+  var bytes: [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(256)
+    write(into: &out)
+    return out
+  }
+
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  private func write(into out: inout [UInt8]) {
+    switch self {
+    case .string(let s): JSONValue.writeString(s, into: &out)
+    case .int(let i): out.append(contentsOf: String(i).utf8)
+    case .double(let d):
+      // NOTE: JSON has no NaN or infinity; none of our values can be, but never emit invalid JSON.
+      out.append(contentsOf: (d.isFinite ? "\(d)" : "null").utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .null: out.append(contentsOf: "null".utf8)
+    case .array(let items):
+      out.append(UInt8(ascii: "["))
+      for (i, item) in items.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        item.write(into: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      out.append(UInt8(ascii: "{"))
+      for (i, (key, value)) in members.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        JSONValue.writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        value.write(into: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func writeString(_ s: String, into out: inout [UInt8]) {
+    let hex = Array("0123456789abcdef".utf8)
+    out.append(UInt8(ascii: "\""))
+    for byte in s.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0..<0x20:
+        out.append(contentsOf: Array("\\u00".utf8))
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+}
