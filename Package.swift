@@ -32,6 +32,8 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-    .testTarget(name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP", "TestSupport"]),
+    .testTarget(
+      name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP", "TestSupport"],
+      exclude: ["Fetch/Fixtures"]),
   ]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 
 /// The service's dependencies, built once from the configuration, and its routes.
@@ -9,6 +10,8 @@ public final class ArtworkApp: Sendable {
   let processor: ArtworkProcessor
   let authenticator: Authenticator
   let sources: SourceResolver
+  let artworkCache: SourceCache<CachedArtwork>
+  let thumbHashCache: SourceCache<CachedThumbHash>
 
   /// Builds storage, the worker pool and the fetcher from `config`.
   public init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
@@ -21,7 +24,16 @@ public final class ArtworkApp: Sendable {
       pool: pool, maxSourceBytes: config.maxSourceBytes,
       maxPixels: config.maxPixels)
     self.authenticator = Authenticator(tokens: config.apiTokens)
-    self.sources = try SourceResolver(config: config, logger: logger)
+    // Fetches wait on the network on their own threads, never on the image workers.
+    let fetchPool = FetchPool(threads: 16, queueLimit: 256)
+    self.sources = try SourceResolver(config: config, pool: fetchPool)
+    let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    let ttl = config.sourceTTL.seconds
+    let failureTTL = config.failureTTL.seconds
+    self.artworkCache = SourceCache(
+      storage: storage, namespace: "artwork", ttl: ttl, failureTTL: failureTTL, clock: now)
+    self.thumbHashCache = SourceCache(
+      storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL, clock: now)
   }
 
   /// The largest request body a POST with an image may have: the image limit plus room for
@@ -31,28 +43,31 @@ public final class ArtworkApp: Sendable {
   /// Every route of the API.
   public func router() -> Router {
     var router = Router()
-    let uploadPreflight: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] head in
-      preflightUpload(head)
+    let upload: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightUpload($0) }
+    let json: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightJSON($0) }
+    let uploadLimit = maxUploadBodyBytes
+    router.add(
+      .post, "/v1/artwork", maxBodyBytes: uploadLimit, preflight: upload, handler(createArtwork))
+    router.add(
+      .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, preflight: upload,
+      handler(computeThumbHash))
+    router.add(.post, "/v1/check", maxBodyBytes: 16 * 1024, preflight: json, handler(checkURL))
+    router.add(.get, "/v1/images/{name}", handler(serveImage))
+    router.add(.get, "/v1/thumbhash/{name}", handler(thumbHashPNG))
+    router.add(.get, "/healthz") { _ in JSONResponse.make(200, .object([("status", .string("ok"))]))
     }
-    router.add(.POST, "/v1/artwork", maxBodyBytes: maxUploadBodyBytes, preflight: uploadPreflight) {
-      [self] request in await respond(request) { () throws(ArtworkError) in try await createArtwork(request) }
-    }
-    router.add(.POST, "/v1/thumbhash", maxBodyBytes: maxUploadBodyBytes, preflight: uploadPreflight) {
-      [self] request in await respond(request) { () throws(ArtworkError) in try await computeThumbHash(request) }
-    }
-    router.add(.POST, "/v1/check", maxBodyBytes: 16 * 1024, preflight: { [self] head in preflightJSON(head) }) {
-      [self] request in await respond(request) { () throws(ArtworkError) in try await checkURL(request) }
-    }
-    router.add(.GET, "/v1/images/{name}") { [self] request in
-      await respond(request) { () throws(ArtworkError) in try await serveImage(request) }
-    }
-    router.add(.GET, "/v1/thumbhash/{name}") { [self] request in
-      await respond(request) { () throws(ArtworkError) in try thumbHashPNG(request) }
-    }
-    router.add(.GET, "/healthz") { _ in JSONResponse.make(200, .object([("status", .string("ok"))])) }
-    router.add(.GET, "/readyz") { [self] request in await readiness(request) }
-    router.add(.GET, "/metrics") { [self] _ in metricsResponse() }
+    router.add(.get, "/readyz") { [self] request in await readiness(request) }
+    router.add(.get, "/metrics") { [self] _ in metricsResponse() }
     return router
+  }
+
+  /// A route handler whose errors become problem responses through `respond`.
+  private func handler(
+    _ body: @escaping @Sendable (HTTPRequest) async throws(ArtworkError) -> HTTPResponse
+  ) -> HTTPHandler {
+    { [self] request in
+      await respond(request) { () throws(ArtworkError) in try await body(request) }
+    }
   }
 
   /// Runs a route body; any error becomes its problem response (the one mapping), logged by class.

@@ -81,7 +81,8 @@ extension ArtworkError {
     headers.set("Cache-Control", "no-store")
     if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
     if kind == .unauthorized { headers.set("WWW-Authenticate", "Bearer") }
-    return HTTPResponse(status: status, headers: headers, body: .bytes(JSONValue.object(members).bytes))
+    return HTTPResponse(
+      status: status, headers: headers, body: .bytes(JSONValue.object(members).bytes))
   }
 
   /// Maps any error thrown below the routes; unknown errors become a plain 500.

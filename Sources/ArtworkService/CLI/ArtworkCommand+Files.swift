@@ -89,13 +89,15 @@ extension ArtworkCommand {
       let bytes = try readFile(file)
       let processor = ArtworkProcessor(
         pool: WorkerPool(workers: 1, queueLimit: 1),
-        maxSourceBytes: ServiceConfig.defaultMaxSourceBytes, maxPixels: ServiceConfig.defaultMaxPixels)
+        maxSourceBytes: Int.max, maxPixels: ImageLimits().maxPixels)
       let created = try await processor.render(bytes, declaredType: nil, options: options)
-      try? FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
-      let path = URL(fileURLWithPath: outDirectory).appendingPathComponent(created.key.fileName).path
+      try? FileManager.default.createDirectory(
+        atPath: outDirectory, withIntermediateDirectories: true)
+      let path = URL(fileURLWithPath: outDirectory).appendingPathComponent(created.key.fileName)
+        .path
       try writeFileAtomically(path, created.rendered.bytes)
       let json = ArtworkApp.artworkJSON(
-        created, options: options, location: .string(path), sourceURL: nil)
+        CachedArtwork(created, shape: options.shape), location: path, sourceURL: nil)
       printOut(json.text + "\n")
       return 0
     } catch {

@@ -7,7 +7,9 @@ extension ArtworkCommand {
     do {
       config = try ServiceConfig(environment: environment)
     } catch {
-      printError("artwork: invalid configuration:\n" + error.problems.map { "  - \($0)" }.joined(separator: "\n"))
+      printError(
+        "artwork: invalid configuration:\n"
+          + error.problems.map { "  - \($0)" }.joined(separator: "\n"))
       return 2
     }
     let logger = Logger(level: config.logLevel)
@@ -17,13 +19,15 @@ extension ArtworkCommand {
     do {
       server = try await ArtworkServer(config: config, logger: logger)
     } catch {
-      logger.error("cannot start", ["detail": .string(error.detail), "internal": .string(error.internalDetail ?? "")])
+      logger.error(
+        "cannot start",
+        ["detail": .string(error.detail), "internal": .string(error.internalDetail ?? "")])
       return 1
     }
     logger.info(
       "listening",
       [
-        "address": .string("\(config.listenHost):\(server.port)"),
+        "address": .string("\(config.listen.host):\(server.port)"),
         "public_url": .string(config.publicURL),
         "storage": .string("\(config.storage)"),
       ])

@@ -18,35 +18,35 @@ public enum ArtworkCommand {
 
   static let help: [String: String] = [
     "serve": """
-      artwork serve
+    artwork serve
 
-      Runs the HTTP service. Configuration comes from the environment only (ARTWORK_LISTEN,
-      ARTWORK_PUBLIC_URL, ARTWORK_STORAGE, ...; see README.md). Every bad variable is reported at
-      once and the command exits with status 2. SIGTERM or SIGINT stop accepting connections,
-      finish in-flight requests within ARTWORK_SHUTDOWN_GRACE and exit 0.
+    Runs the HTTP service. Configuration comes from the environment only (ARTWORK_LISTEN,
+    ARTWORK_PUBLIC_URL, ARTWORK_STORAGE, ...; see README.md). Every bad variable is reported at
+    once and the command exits with status 2. SIGTERM or SIGINT stop accepting connections,
+    finish in-flight requests within ARTWORK_SHUTDOWN_GRACE and exit 0.
 
-      """,
+    """,
     "thumbhash": """
-      artwork thumbhash FILE...
+    artwork thumbhash FILE...
 
-      Prints one line per file: the ThumbHash in padded base64, a tab, the path. Images of at most
-      100x100 pixels are hashed pixel for pixel; larger ones are downscaled to fit 100x100.
-      Exits 1 if any file failed (each failure is reported on stderr).
+    Prints one line per file: the ThumbHash in padded base64, a tab, the path. Images of at most
+    100x100 pixels are hashed pixel for pixel; larger ones are downscaled to fit 100x100.
+    Exits 1 if any file failed (each failure is reported on stderr).
 
-      """,
+    """,
     "decode": """
-      artwork decode HASH -o FILE.png
+    artwork decode HASH -o FILE.png
 
-      Writes the placeholder image a ThumbHash decodes to as a PNG file.
+    Writes the placeholder image a ThumbHash decodes to as a PNG file.
 
-      """,
+    """,
     "process": """
-      artwork process FILE [--shape square|poster|circle] [--size N] [--crop attention|centre] --out DIR
+    artwork process FILE [--shape square|poster|circle] [--size N] [--crop attention|centre] --out DIR
 
-      Runs the same checks and pipeline as POST /v1/artwork and stores the result in DIR as
-      {sha256}.{jpg|png}. Prints the same JSON as the service, with the file's path as image_url.
+    Runs the same checks and pipeline as POST /v1/artwork and stores the result in DIR as
+    {sha256}.{jpg|png}. Prints the same JSON as the service, with the file's path as image_url.
 
-      """,
+    """,
   ]
 
   /// Runs the command line; returns the process exit status.

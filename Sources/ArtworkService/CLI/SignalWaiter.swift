@@ -5,32 +5,46 @@ import Synchronization
 /// Waits for SIGTERM or SIGINT without a C signal handler: the signals are ignored at the process
 /// level and delivered through Dispatch sources.
 enum SignalWaiter {
+  /// The first signal received, and the waiter to hand it to.
+  private final class State: Sendable {
+    private struct Inner {
+      var waiter: CheckedContinuation<Int32, Never>?
+      var received: Int32?
+    }
+    private let inner = Mutex(Inner())
+
+    func deliver(_ number: Int32) {
+      inner.withLock { inner in
+        guard inner.received == nil else { return }
+        inner.received = number
+        inner.waiter?.resume(returning: number)
+        inner.waiter = nil
+      }
+    }
+
+    func wait(_ continuation: CheckedContinuation<Int32, Never>) {
+      inner.withLock { inner in
+        if let received = inner.received {
+          continuation.resume(returning: received)
+        } else {
+          inner.waiter = continuation
+        }
+      }
+    }
+  }
+
   /// Returns the first of SIGTERM/SIGINT to arrive.
   static func wait() async -> Int32 {
-    let signals = [SIGTERM, SIGINT]
-    for number in signals { signal(number, SIG_IGN) }
-    let resumed = Mutex(false)
-    let holder = Mutex<[DispatchSourceSignal]>([])
-    let received: Int32 = await withCheckedContinuation { continuation in
-      var sources: [DispatchSourceSignal] = []
-      for number in signals {
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
-          let first = resumed.withLock { done in
-            defer { done = true }
-            return !done
-          }
-          if first { continuation.resume(returning: number) }
-        }
-        source.resume()
-        sources.append(source)
-      }
-      // NOTE: the sources must outlive this closure; they are cancelled once a signal arrived.
-      holder.withLock { $0 = sources }
+    let state = State()
+    let sources = [SIGTERM, SIGINT].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { state.deliver(number) }
+      source.resume()
+      return source
     }
-    holder.withLock { sources in
-      for source in sources { source.cancel() }
-    }
+    let received = await withCheckedContinuation { state.wait($0) }
+    for source in sources { source.cancel() }
     return received
   }
 }

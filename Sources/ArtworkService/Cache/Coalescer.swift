@@ -9,7 +9,7 @@ actor Coalescer<Value: Sendable> {
   ) async throws(ArtworkError) -> Value {
     if let task = running[key] { return try await task.value.get() }
     let task = Task<Result<Value, ArtworkError>, Never> {
-      do {
+      do throws(ArtworkError) {
         return .success(try await operation())
       } catch {
         return .failure(error)

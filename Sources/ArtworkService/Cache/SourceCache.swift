@@ -70,27 +70,38 @@ final class SourceCache<Payload: Codable & Sendable & Equatable>: Sendable {
   ) async throws(ArtworkError) -> Lookup {
     let key = "\(namespace)|\(variant)|\(url)"
     let now = clock()
-    if let record = memory.withLock({ $0[key] }), let answer = try Self.fresh(record, now: now, ttl: ttl, failureTTL: failureTTL) {
+    if let record = memory.withLock({ $0[key] }),
+      let answer = try Self.fresh(record, now: now, ttl: ttl, failureTTL: failureTTL)
+    {
       return Lookup(payload: answer, hit: true)
     }
     return try await coalescer.run(key) { () throws(ArtworkError) -> Lookup in
       let now = self.clock()
       let stored = try await self.load(key)
-      if let stored, let answer = try Self.fresh(stored, now: now, ttl: self.ttl, failureTTL: self.failureTTL) {
+      if let stored,
+        let answer = try Self.fresh(stored, now: now, ttl: self.ttl, failureTTL: self.failureTTL)
+      {
         self.remember(key, stored)
         return Lookup(payload: answer, hit: true)
       }
       var previous = stored?.payload
       if let candidate = previous, !(await isUsable(candidate)) { previous = nil }
-      let validators = previous.map { _ in Validators(etag: stored?.etag, lastModified: stored?.lastModified) }
-      do {
+      let validators = previous.map { _ in
+        Validators(etag: stored?.etag, lastModified: stored?.lastModified)
+      }
+      do throws(ArtworkError) {
         switch try await produce(validators) {
         case .fresh(let payload, let validators):
-          try await self.save(key, Record(url: url, payload: payload, etag: validators.etag, lastModified: validators.lastModified, checkedAt: now))
+          try await self.save(
+            key,
+            Record(
+              url: url, payload: payload, etag: validators.etag,
+              lastModified: validators.lastModified, checkedAt: now))
           return Lookup(payload: payload, hit: false)
         case .notModified(let validators):
           guard let previous, let stored else {
-            throw ArtworkError(.badGateway, "The origin answered 304 Not Modified to an unconditional request.")
+            throw ArtworkError(
+              .badGateway, "The origin answered 304 Not Modified to an unconditional request.")
           }
           var record = stored
           record.checkedAt = now
@@ -115,7 +126,9 @@ final class SourceCache<Payload: Codable & Sendable & Equatable>: Sendable {
 
   /// The answer a record gives at `now`: its payload while fresh, its failure (thrown) while
   /// that is fresh, nil when it must be produced again.
-  private static func fresh(_ record: Record, now: Double, ttl: Double, failureTTL: Double) throws(ArtworkError) -> Payload? {
+  private static func fresh(_ record: Record, now: Double, ttl: Double, failureTTL: Double)
+    throws(ArtworkError) -> Payload?
+  {
     let age = now - record.checkedAt
     if let failure = record.failure {
       guard age >= 0, age < failureTTL else { return nil }

@@ -54,6 +54,7 @@ struct SourceCacheRecord<Payload: Codable & Sendable & Equatable>: Codable, Send
 struct CachedArtwork: Codable, Sendable, Equatable {
   var fileName: String
   var shape: String
+  var format: String
   var width: Int
   var height: Int
   var bytes: Int
@@ -76,4 +77,30 @@ struct CachedSource: Codable, Sendable, Equatable {
   var width: Int
   var height: Int
   var bytes: Int
+}
+
+extension CachedSource {
+  init(_ info: SourceInfo) {
+    self.init(
+      format: info.format.rawValue, width: info.width, height: info.height, bytes: info.bytes)
+  }
+}
+
+extension CachedArtwork {
+  init(_ created: CreatedArtwork, shape: Shape) {
+    self.init(
+      fileName: created.key.fileName, shape: shape.rawValue,
+      format: created.rendered.format.rawValue, width: created.rendered.width,
+      height: created.rendered.height, bytes: created.rendered.bytes.count,
+      thumbHash: created.thumbHash, averageColor: created.averageColor,
+      source: CachedSource(created.rendered.source))
+  }
+}
+
+extension CachedThumbHash {
+  init(_ computed: ComputedThumbHash) {
+    self.init(
+      thumbHash: computed.thumbHash, averageColor: computed.averageColor,
+      aspectRatio: computed.aspectRatio, source: CachedSource(computed.source))
+  }
 }

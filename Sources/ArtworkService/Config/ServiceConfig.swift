@@ -24,6 +24,9 @@ public struct ServiceConfig: Sendable {
   public var caFile: String?
   /// Hosts and CIDRs that sources may come from although private, as written (not parsed here).
   public var privateSources: [String]
+  /// `privateSources` parsed: the networks and host names a source may be fetched from
+  /// although private.
+  public var privateSourceList: PrivateSourceAllowList
   public var sourceTTL: Duration
   public var failureTTL: Duration
   /// How long an object may go unrequested before it is swept; nil keeps objects forever.
@@ -83,6 +86,10 @@ public struct ServiceConfig: Sendable {
       return .some(path)
     }
     privateSources = Self.list(reader.text("ARTWORK_PRIVATE_SOURCES"))
+    var allowListProblems: [String] = []
+    privateSourceList = PrivateSourceAllowList(
+      parsing: privateSources.joined(separator: ","), problems: &allowListProblems)
+    for problem in allowListProblems { reader.problem("ARTWORK_PRIVATE_SOURCES: \(problem)") }
     let cacheUnits: [DurationUnit] = [.seconds, .minutes, .hours]
     sourceTTL = reader.duration(
       "ARTWORK_SOURCE_TTL", default: .seconds(600), units: cacheUnits, bare: .seconds,

@@ -39,7 +39,9 @@ final class ArtworkProcessor: Sendable {
         .payloadTooLarge,
         "The image is \(bytes.count) bytes; the limit is \(maxSourceBytes) bytes.")
     }
-    if let declaredType, !declaredType.hasPrefix("image/"), declaredType != "application/octet-stream" {
+    if let declaredType, !declaredType.hasPrefix("image/"),
+      declaredType != "application/octet-stream"
+    {
       throw ArtworkError(
         .unsupportedMediaType, "The image was declared as \(declaredType); send an image/* type.")
     }
@@ -67,7 +69,8 @@ final class ArtworkProcessor: Sendable {
   }
 
   /// Renders and hashes `bytes` for `options`; the caller stores the result.
-  func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions) async throws(ArtworkError)
+  func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions)
+    async throws(ArtworkError)
     -> CreatedArtwork
   {
     _ = try validate(bytes, declaredType: declaredType)
@@ -82,7 +85,9 @@ final class ArtworkProcessor: Sendable {
   }
 
   /// The ThumbHash of a source image, storing nothing.
-  func thumbHash(_ bytes: [UInt8], declaredType: String?) async throws(ArtworkError) -> ComputedThumbHash {
+  func thumbHash(_ bytes: [UInt8], declaredType: String?) async throws(ArtworkError)
+    -> ComputedThumbHash
+  {
     _ = try validate(bytes, declaredType: declaredType)
     let limits = self.limits
     return try await pool.run { () throws(ArtworkError) -> ComputedThumbHash in
@@ -110,10 +115,10 @@ final class ArtworkProcessor: Sendable {
 }
 
 /// `#rrggbb` for a ThumbHash average colour (channels 0...1).
-func hexColor(_ color: RGBA) -> String {
+func hexColor(_ color: ThumbHashColor) -> String {
   let digits = Array("0123456789abcdef".utf8)
   var out: [UInt8] = [UInt8(ascii: "#")]
-  for channel in [color.r, color.g, color.b] {
+  for channel in [color.red, color.green, color.blue] {
     let value = Int((min(max(channel, 0), 1) * 255).rounded())
     out.append(digits[value >> 4])
     out.append(digits[value & 0xF])

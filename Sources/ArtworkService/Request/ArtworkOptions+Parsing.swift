@@ -13,7 +13,8 @@ extension ArtworkOptions {
       guard let size = Int(text), ArtworkOptions.sizeRange.contains(size) else {
         throw ArtworkError(
           .badRequest,
-          "size=\(text) is not accepted; use a width in pixels from \(ArtworkOptions.sizeRange.lowerBound) to \(ArtworkOptions.sizeRange.upperBound) (default \(ArtworkOptions.defaultSize)).")
+          "size=\(text) is not accepted; use a width in pixels from \(ArtworkOptions.sizeRange.lowerBound) to \(ArtworkOptions.sizeRange.upperBound) (default \(ArtworkOptions.defaultSize))."
+        )
       }
       self.size = size
     }

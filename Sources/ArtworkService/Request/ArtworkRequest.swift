@@ -54,8 +54,12 @@ struct ArtworkRequest: Sendable {
     case "application/json":
       let object: [String: Any]
       do {
-        guard let parsed = try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
-        else { throw ArtworkError(.badRequest, "The JSON body must be an object, e.g. {\"url\": \"https://...\"}.") }
+        guard
+          let parsed = try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+        else {
+          throw ArtworkError(
+            .badRequest, "The JSON body must be an object, e.g. {\"url\": \"https://...\"}.")
+        }
         object = parsed
       } catch let error as ArtworkError {
         throw error
@@ -63,12 +67,13 @@ struct ArtworkRequest: Sendable {
         throw ArtworkError(.badRequest, "The body is not valid JSON.", internalDetail: "\(error)")
       }
       guard let url = object["url"] as? String else {
-        throw ArtworkError(.badRequest, "The JSON body needs a string `url`, e.g. {\"url\": \"https://...\"}.")
+        throw ArtworkError(
+          .badRequest, "The JSON body needs a string `url`, e.g. {\"url\": \"https://...\"}.")
       }
       for (key, value) in object where key != "url" {
         switch value {
         case let text as String: fields[key] = text
-        case let number as NSNumber where CFGetTypeID(number) != CFBooleanGetTypeID():
+        case let number as NSNumber where !(value is Bool):
           fields[key] = number.stringValue
         default:
           throw ArtworkError(.badRequest, "The JSON key `\(key)` must be a string or a number.")
@@ -90,7 +95,9 @@ struct ArtworkRequest: Sendable {
 extension ArtworkRequest {
   /// Refuses a body type that is none of the three inputs (415), before the body is read.
   static func checkContentType(_ essence: String) throws(ArtworkError) {
-    if essence == "multipart/form-data" || essence == "application/json" || essence.hasPrefix("image/") {
+    if essence == "multipart/form-data" || essence == "application/json"
+      || essence.hasPrefix("image/")
+    {
       return
     }
     let hint =
@@ -98,12 +105,14 @@ extension ArtworkRequest {
     throw ArtworkError(
       .unsupportedMediaType,
       essence.isEmpty
-        ? "The request has no Content-Type. \(hint)" : "Content-Type \(essence) is not accepted. \(hint)")
+        ? "The request has no Content-Type. \(hint)"
+        : "Content-Type \(essence) is not accepted. \(hint)")
   }
 }
 
 /// The lowercased `type/subtype` of a Content-Type header value, without parameters.
 func mediaTypeEssence(_ header: String) -> String {
-  let essence = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+  let essence =
+    header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
   return essence.trimmingCharacters(in: .whitespaces).lowercased()
 }

@@ -26,7 +26,8 @@ extension ArtworkApp {
     let essence = mediaTypeEssence(head.headers["Content-Type"] ?? "")
     guard essence == "application/json" else {
       let error = ArtworkError(
-        .unsupportedMediaType, "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
+        .unsupportedMediaType,
+        "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
       log(error, request: head)
       return error.problemResponse(requestID: head.id)
     }
@@ -34,19 +35,55 @@ extension ArtworkApp {
   }
 
   /// `POST /v1/artwork`: 201 with the hosted URL, shape, ThumbHash and facts of what was stored.
+  /// A URL source is answered from the per-URL cache when it can be.
   func createArtwork(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
     let parsed = try ArtworkRequest.parse(request)
     let options = try ArtworkOptions(fields: parsed.fields)
-    let source = try await sources.bytes(for: parsed.source)
+    let answer: CachedArtwork
+    let sourceURL: String?
+    switch parsed.source {
+    case .upload:
+      answer = try await store(try await sources.bytes(for: parsed.source), options: options)
+      sourceURL = nil
+    case .url(let url):
+      let storage = self.storage
+      let lookup = try await artworkCache.value(
+        url: url, variant: options.cacheKey,
+        isUsable: { cached in
+          guard let key = ArtworkKey(fileName: cached.fileName) else { return false }
+          return (try? await storage.head(key)) != nil
+        },
+        produce: { [self] validators throws(ArtworkError) in
+          try await produceArtwork(parsed.source, options: options, validators: validators)
+        })
+      metrics.recordCacheLookup(hit: lookup.hit)
+      answer = lookup.payload
+      sourceURL = url
+    }
+    let url = imageURL(answer.fileName)
+    let body = ArtworkApp.artworkJSON(answer, location: url, sourceURL: sourceURL)
+    return JSONResponse.make(201, body, headers: [("Location", url)])
+  }
+
+  /// Fetches (conditionally), renders and stores: the work behind a cache miss.
+  func produceArtwork(_ source: SourceInput, options: ArtworkOptions, validators: Validators?)
+    async throws(ArtworkError) -> Produced<CachedArtwork>
+  {
+    let input = try await sources.bytes(for: source, validators: validators)
+    if input.notModified { return .notModified(input.validators) }
+    return .fresh(try await store(input, options: options), input.validators)
+  }
+
+  /// Renders source bytes for `options` and stores the result.
+  func store(_ input: SourceBytes, options: ArtworkOptions) async throws(ArtworkError)
+    -> CachedArtwork
+  {
     let created = try await processor.render(
-      source.bytes, declaredType: source.declaredType, options: options)
+      input.bytes, declaredType: input.declaredType, options: options)
     // Answer only once the object is durably stored: nothing acknowledged is ever lost.
     try await storage.put(created.key, bytes: created.rendered.bytes)
-    metrics.artworkCreated(bytes: created.rendered.bytes.count)
-    let url = imageURL(created.key)
-    let body = ArtworkApp.artworkJSON(
-      created, options: options, location: .string(url), sourceURL: source.url)
-    return JSONResponse.make(201, body, headers: [("Location", url)])
+    metrics.recordArtworkCreated(bytes: created.rendered.bytes.count)
+    return CachedArtwork(created, shape: options.shape)
   }
 
   /// `POST /v1/thumbhash`: the hash of the source image; nothing is stored.
@@ -55,52 +92,112 @@ extension ArtworkApp {
     guard parsed.fields.isEmpty else {
       throw ArtworkError(.badRequest, "POST /v1/thumbhash takes no options.")
     }
-    let source = try await sources.bytes(for: parsed.source)
-    let hash = try await processor.thumbHash(source.bytes, declaredType: source.declaredType)
-    var members: [(String, JSONValue)] = [
-      ("thumbhash", .string(hash.thumbHash)),
-      ("width", .int(hash.width)),
-      ("height", .int(hash.height)),
-      ("average_color", .string(hash.averageColor)),
-      ("aspect_ratio", .double(hash.aspectRatio)),
-    ]
-    members.append(("source", ArtworkApp.sourceJSON(hash.source, url: source.url)))
-    return JSONResponse.make(200, .object(members))
+    let answer: CachedThumbHash
+    let sourceURL: String?
+    switch parsed.source {
+    case .upload:
+      answer = try await hash(try await sources.bytes(for: parsed.source))
+      sourceURL = nil
+    case .url(let url):
+      let lookup = try await thumbHashCache.value(
+        url: url, variant: "", isUsable: { _ in true },
+        produce: { [self] validators throws(ArtworkError) in
+          try await produceThumbHash(parsed.source, validators: validators)
+        })
+      metrics.recordCacheLookup(hit: lookup.hit)
+      answer = lookup.payload
+      sourceURL = url
+    }
+    return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: sourceURL))
+  }
+
+  func produceThumbHash(_ source: SourceInput, validators: Validators?) async throws(ArtworkError)
+    -> Produced<CachedThumbHash>
+  {
+    let input = try await sources.bytes(for: source, validators: validators)
+    if input.notModified { return .notModified(input.validators) }
+    return .fresh(try await hash(input), input.validators)
+  }
+
+  func hash(_ input: SourceBytes) async throws(ArtworkError) -> CachedThumbHash {
+    CachedThumbHash(try await processor.thumbHash(input.bytes, declaredType: input.declaredType))
+  }
+
+  /// `POST /v1/check`: would a phone load this URL? One verdict per rule, then advice.
+  func checkURL(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+    let parsed = try ArtworkRequest.parse(request)
+    guard case .url(let url) = parsed.source, parsed.fields.isEmpty else {
+      throw ArtworkError(.badRequest, "Send JSON {\"url\": \"https://...\"} and nothing else.")
+    }
+    let report = try await sources.reachability.check(url)
+    return JSONResponse.make(200, ArtworkApp.reportJSON(report))
   }
 
   /// The public URL of a stored object.
-  func imageURL(_ key: ArtworkKey) -> String {
-    "\(config.publicURL)/v1/images/\(key.fileName)"
+  func imageURL(_ fileName: String) -> String {
+    "\(config.publicURL)/v1/images/\(fileName)"
   }
 
   /// The answer for created artwork; its first three keys merge into an activity's content.
   /// `location` is the hosted URL (service) or a file path (CLI `process`).
-  static func artworkJSON(
-    _ created: CreatedArtwork, options: ArtworkOptions, location: JSONValue, sourceURL: String?,
-    locationKey: String = "image_url"
-  ) -> JSONValue {
+  static func artworkJSON(_ answer: CachedArtwork, location: String, sourceURL: String?)
+    -> JSONValue
+  {
     .object([
-      (locationKey, location),
-      ("image_shape", .string(options.shape.rawValue)),
-      ("image_thumbhash", .string(created.thumbHash)),
-      ("width", .int(created.rendered.width)),
-      ("height", .int(created.rendered.height)),
-      ("format", .string(created.rendered.format.rawValue)),
-      ("bytes", .int(created.rendered.bytes.count)),
-      ("average_color", .string(created.averageColor)),
-      ("source", sourceJSON(created.rendered.source, url: sourceURL)),
+      ("image_url", .string(location)),
+      ("image_shape", .string(answer.shape)),
+      ("image_thumbhash", .string(answer.thumbHash)),
+      ("width", .int(answer.width)),
+      ("height", .int(answer.height)),
+      ("format", .string(answer.format)),
+      ("bytes", .int(answer.bytes)),
+      ("average_color", .string(answer.averageColor)),
+      ("source", sourceJSON(answer.source, url: sourceURL)),
     ])
   }
 
-  static func sourceJSON(_ source: SourceInfo, url: String?) -> JSONValue {
+  static func thumbHashJSON(_ answer: CachedThumbHash, sourceURL: String?) -> JSONValue {
+    .object([
+      ("thumbhash", .string(answer.thumbHash)),
+      ("width", .int(answer.source.width)),
+      ("height", .int(answer.source.height)),
+      ("average_color", .string(answer.averageColor)),
+      ("aspect_ratio", .double(answer.aspectRatio)),
+      ("source", sourceJSON(answer.source, url: sourceURL)),
+    ])
+  }
+
+  static func sourceJSON(_ source: CachedSource, url: String?) -> JSONValue {
     var members: [(String, JSONValue)] = []
     if let url { members.append(("url", .string(url))) }
     members += [
-      ("format", .string(source.format.rawValue)),
+      ("format", .string(source.format)),
       ("width", .int(source.width)),
       ("height", .int(source.height)),
       ("bytes", .int(source.bytes)),
     ]
+    return .object(members)
+  }
+
+  static func reportJSON(_ report: ReachabilityReport) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("url", .string(report.url)),
+      ("ok", .bool(report.ok)),
+      (
+        "checks",
+        .array(
+          report.checks.map { check in
+            .object([
+              ("name", .string(check.name)), ("ok", .bool(check.ok)),
+              ("reason", .string(check.reason)),
+            ])
+          })
+      ),
+      ("advice", .array(report.advice.map { .string($0) })),
+    ]
+    if let format = report.format { members.append(("format", .string(format))) }
+    if let width = report.width { members.append(("width", .int(width))) }
+    if let height = report.height { members.append(("height", .int(height))) }
     return .object(members)
   }
 }

@@ -14,7 +14,9 @@ extension ArtworkApp {
     headers.set("ETag", etag)
     headers.set("Cache-Control", "public, max-age=31536000, immutable")
     headers.set("X-Content-Type-Options", "nosniff")
-    if let ifNoneMatch = request.headers["If-None-Match"], ArtworkApp.matches(ifNoneMatch, etag: etag) {
+    if let ifNoneMatch = request.headers["If-None-Match"],
+      ArtworkApp.matches(ifNoneMatch, etag: etag)
+    {
       // A 304 still needs proof that the object exists: ids are public, objects may be expired.
       guard try await storage.head(key) != nil else {
         throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")

@@ -14,19 +14,21 @@ public final class ArtworkServer: Sendable {
     self.app = app
     self.grace = config.shutdownGrace
     var configuration = HTTPServerConfiguration()
-    configuration.host = config.listenHost
-    configuration.port = config.listenPort
+    configuration.host = config.listen.host
+    configuration.port = config.listen.port
     configuration.maxConnections = config.maxConnections
     configuration.problemResponder = { status, detail in
       ArtworkError(ArtworkError.Kind(status: status), detail).problemResponse()
     }
     let metrics = app.metrics
     configuration.accessLog = { record in
-      metrics.requestCompleted(record)
+      metrics.recordRequest(
+        route: RouteLabel.of(record.path), status: record.status,
+        duration: .seconds(record.duration))
       logger.info(
         "request",
         [
-          "request_id": .string(record.requestID), "method": .string(record.method),
+          "request_id": .string(record.requestID), "method": .string(record.method.rawValue),
           "path": .string(record.path), "status": .int(record.status),
           "duration_ms": .double((record.duration * 1_000_000).rounded() / 1000),
           "bytes": .int(record.bytesSent),
@@ -36,7 +38,7 @@ public final class ArtworkServer: Sendable {
       server = try HTTPServer(configuration: configuration, router: app.router())
     } catch {
       throw ArtworkError(
-        .internal, "cannot listen on \(config.listenHost):\(config.listenPort)",
+        .internal, "cannot listen on \(config.listen)",
         internalDetail: "\(error)")
     }
   }
