@@ -23,11 +23,12 @@ extension ArtworkApp {
       }
       return HTTPResponse(status: 304, headers: headers, body: .empty)
     }
-    guard let object = try await storage.get(key) else {
+    guard let object = try await storage.stream(key) else {
       throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
     }
     headers.set("Content-Type", key.format.contentType)
-    return HTTPResponse(status: 200, headers: headers, body: .bytes(object.bytes))
+    return HTTPResponse(
+      status: 200, headers: headers, body: .stream(length: object.length, next: object.next))
   }
 
   /// Whether an `If-None-Match` value matches `etag` (weak comparison, RFC 9110 13.1.2).

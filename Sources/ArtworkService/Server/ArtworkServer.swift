@@ -6,6 +6,7 @@ public final class ArtworkServer: Sendable {
   public let app: ArtworkApp
   private let server: HTTPServer
   private let grace: Duration
+  private let sweeper: RetentionSweeper?
 
   /// Builds the app from `config` and starts listening. Call `Vips.initialize()` and
   /// `Curl.globalInit()` once, before this (see `Runtime.initialize()`).
@@ -13,6 +14,11 @@ public final class ArtworkServer: Sendable {
     let app = try await ArtworkApp(config: config, logger: logger)
     self.app = app
     self.grace = config.shutdownGrace
+    sweeper = config.retention.map { retention in
+      RetentionSweeper(
+        storage: app.storage, retention: retention,
+        interval: RetentionSweeper.interval(for: retention), logger: logger)
+    }
     var configuration = HTTPServerConfiguration()
     configuration.host = config.listen.host
     configuration.port = config.listen.port
@@ -48,6 +54,7 @@ public final class ArtworkServer: Sendable {
 
   /// Stops accepting, lets in-flight requests finish within the configured grace, then stops.
   public func shutdown() async {
+    sweeper?.stop()
     await server.shutdown(gracePeriod: grace)
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A content-addressed artwork id: the lowercase hex SHA-256 of the stored bytes.
 public struct ArtworkID: Sendable, Hashable, CustomStringConvertible {
   public let hex: String
@@ -78,4 +80,45 @@ public protocol ArtworkStorage: Sendable {
 
   /// Nil when the storage can be written now; otherwise why not, in words for an operator.
   func readinessProblem() async -> String?
+
+  /// The object's length and a producer of its bytes in order (nil after the last), or nil when
+  /// not stored: serving reads through this, so a backend can stream without holding whole
+  /// objects. Errors before the first byte are thrown here.
+  func stream(_ key: ArtworkKey) async throws(ArtworkError) -> ObjectStream?
+
+  /// Removes objects not requested for `olderThan`, and records not written for as long; at
+  /// most `limit` removals per pass. Never throws: a failed pass is retried by the next one.
+  func sweep(olderThan: Duration, limit: Int) async -> Int
+}
+
+/// A stored object being read: its length and its bytes, chunk by chunk.
+public struct ObjectStream: Sendable {
+  public var length: Int
+  public var next: @Sendable () async throws -> [UInt8]?
+
+  public init(length: Int, next: @escaping @Sendable () async throws -> [UInt8]?) {
+    self.length = length
+    self.next = next
+  }
+}
+
+extension ArtworkStorage {
+  /// Default: the whole object as one chunk (objects are at most 2 MB).
+  public func stream(_ key: ArtworkKey) async throws(ArtworkError) -> ObjectStream? {
+    guard let object = try await get(key) else { return nil }
+    let chunk = OneShot(object.bytes)
+    return ObjectStream(length: object.bytes.count) { chunk.take() }
+  }
+}
+
+/// A value handed out once, then nil.
+private final class OneShot: Sendable {
+  private let value: Mutex<[UInt8]?>
+  init(_ value: [UInt8]) { self.value = Mutex(value) }
+  func take() -> [UInt8]? {
+    value.withLock { value in
+      defer { value = nil }
+      return value
+    }
+  }
 }

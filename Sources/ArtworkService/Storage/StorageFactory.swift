@@ -4,10 +4,22 @@ enum StorageFactory {
     -> any ArtworkStorage
   {
     switch config.storage {
-    case .fileSystem(let path):
-      return try FileSystemStorage(directory: path)
-    case .s3:
-      throw ArtworkError(.internal, "S3 storage is not available in this build.")
+    case .fileSystem(let directory):
+      return try FileSystemStorage(directory: directory)
+    case .s3(let bucket, let prefix):
+      let settings = config.s3
+      let storage = S3Storage(
+        configuration: S3Configuration(
+          endpoint: settings.endpoint, region: settings.region, bucket: bucket, prefix: prefix,
+          accessKey: settings.accessKeyID, secretKey: settings.secretAccessKey,
+          virtualHosted: settings.virtualHosted))
+      // Start anyway: the store may come up later. /readyz keeps saying why until it does.
+      if let problem = await storage.readinessProblem() {
+        logger.error(
+          "storage not ready",
+          ["storage": .string("s3://\(bucket)/\(prefix)"), "problem": .string(problem)])
+      }
+      return storage
     }
   }
 }

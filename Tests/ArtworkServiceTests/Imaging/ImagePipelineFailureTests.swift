@@ -134,8 +134,9 @@ import Testing
   }
 
   /// A spent deadline kills libvips' computation of the framed pixels themselves (not only the
-  /// checks between stages).
-  @Test(arguments: ["photo-large.jpg", "chelsea.png", "photo.heic"])
+  /// checks between stages). NOTE: libvips checks the kill flag as it reports progress, which a
+  /// small source (a 451x300 PNG) may finish before doing: only large work is asserted here.
+  @Test(arguments: ["photo-large.jpg", "photo.heic"])
   func frameStopsAtTheDeadline(name: String) throws {
     let (source, info) = try Self.source(name)
     let spent = Deadline(secondsFromNow: 0)

@@ -13,8 +13,13 @@ extension S3Storage {
   /// when the object is not stored. The first chunk is read here, so a missing object or an
   /// unavailable store is known before any response starts. `next` throws `ArtworkError`
   /// (`.storageUnavailable`) if a later chunk cannot be read; call it from one task at a time.
-  public func stream(_ key: ArtworkKey, chunkSize: Int = 256 << 10)
-    async throws(ArtworkError) -> (length: Int, next: @Sendable () async throws -> [UInt8]?)?
+  public func stream(_ key: ArtworkKey) async throws(ArtworkError) -> ObjectStream? {
+    try await stream(key, chunkSize: 256 << 10)
+  }
+
+  /// `stream(_:)` with a chosen chunk size.
+  public func stream(_ key: ArtworkKey, chunkSize: Int)
+    async throws(ArtworkError) -> ObjectStream?
   {
     precondition(chunkSize > 0)
     let name = client.objectKey(key)
@@ -53,7 +58,7 @@ extension S3Storage {
         return response.body
       }
     }
-    return (length, next)
+    return ObjectStream(length: length, next: next)
   }
 }
 
