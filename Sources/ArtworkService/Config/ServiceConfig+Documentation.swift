@@ -49,7 +49,10 @@ extension ServiceConfig {
       "Largest source image accepted (upload or fetch), at most 50000000."
     ),
     ("ARTWORK_MAX_PIXELS", "40000000", "Largest source width × height decoded."),
-    ("ARTWORK_WORKERS", "number of cores", "Threads doing image and fetch work (1 to 256)."),
+    (
+      "ARTWORK_WORKERS", "number of cores",
+      "Threads doing image work (1 to 256); source fetches wait on threads of their own."
+    ),
     (
       "ARTWORK_QUEUE", "64",
       "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After."
