@@ -45,14 +45,7 @@ final class ArtworkProcessor: Sendable {
       throw ArtworkError(
         .unsupportedMediaType, "The image was declared as \(declaredType); send an image/* type.")
     }
-    guard !bytes.isEmpty else {
-      throw ArtworkError(.unprocessableImage, "The image is empty (0 bytes).")
-    }
-    guard let format = ImageFormat.sniff(bytes) else {
-      throw ArtworkError(
-        .unsupportedMediaType,
-        "The bytes are not an image in an accepted format (JPEG, PNG, WebP, GIF, HEIC, AVIF).")
-    }
+    let format = try ImagePipeline.sniff(bytes)
     if let declaredType, declaredType.hasPrefix("image/") {
       guard let declared = ImageFormat.forMimeType(declaredType) else {
         throw ArtworkError(
