@@ -82,17 +82,18 @@ public final class ArtworkApp: Sendable {
     }
   }
 
-  /// Client errors log quietly (debug), server errors loudly (error) with their internal detail.
+  /// Client errors log quietly (info), server errors loudly (error); both with internal detail.
   func log(_ error: ArtworkError, request: HTTPRequestHead) {
     var fields: [String: LogValue] = [
       "request_id": .string(request.id), "path": .string(request.path),
       "kind": .string(error.kind.rawValue), "detail": .string(error.detail),
     ]
     if let internalDetail = error.internalDetail { fields["internal"] = .string(internalDetail) }
+    if error.kind == .busy { metrics.recordQueueRejection() }
     if error.isServerError {
       logger.error("request failed", fields)
     } else {
-      logger.debug("request refused", fields)
+      logger.info("request refused", fields)
     }
   }
 }

@@ -69,7 +69,7 @@ extension ArtworkApp {
   func produceArtwork(_ source: SourceInput, options: ArtworkOptions, validators: Validators?)
     async throws(ArtworkError) -> Produced<CachedArtwork>
   {
-    let input = try await sources.bytes(for: source, validators: validators)
+    let input = try await fetch(source, validators: validators)
     if input.notModified { return .notModified(input.validators) }
     return .fresh(try await store(input, options: options), input.validators)
   }
@@ -114,9 +114,23 @@ extension ArtworkApp {
   func produceThumbHash(_ source: SourceInput, validators: Validators?) async throws(ArtworkError)
     -> Produced<CachedThumbHash>
   {
-    let input = try await sources.bytes(for: source, validators: validators)
+    let input = try await fetch(source, validators: validators)
     if input.notModified { return .notModified(input.validators) }
     return .fresh(try await hash(input), input.validators)
+  }
+
+  /// A source URL fetched now, its outcome counted for /metrics.
+  func fetch(_ source: SourceInput, validators: Validators?) async throws(ArtworkError)
+    -> SourceBytes
+  {
+    do {
+      let input = try await sources.bytes(for: source, validators: validators)
+      metrics.recordFetch(outcome: input.notModified ? "not_modified" : "ok")
+      return input
+    } catch {
+      metrics.recordFetch(outcome: error.kind.rawValue)
+      throw error
+    }
   }
 
   func hash(_ input: SourceBytes) async throws(ArtworkError) -> CachedThumbHash {
