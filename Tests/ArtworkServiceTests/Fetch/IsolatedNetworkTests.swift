@@ -78,7 +78,7 @@ struct IsolatedNetworkChild {
   ])
   func refusesARedirectToAnotherPrivateAddress(target: String, words: String) async throws {
     try Self.requireIsolation()
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
     let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
     #expect(error?.kind == .forbiddenAddress)
@@ -88,7 +88,7 @@ struct IsolatedNetworkChild {
   @Test func refusesAPrivateAddressThatReallyListens() async throws {
     try Self.requireIsolation()
 
-    let origin = try OriginServer(extra: "10.0.0.1")
+    let origin = try await OriginServer.start(extra: "10.0.0.1")
     let port = try #require(origin.extra)
     let url = "http://10.0.0.1:\(port)/image.png"
 

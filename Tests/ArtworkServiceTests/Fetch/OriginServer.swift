@@ -56,6 +56,16 @@ final class OriginServer: @unchecked Sendable {
     self.extra = ports["extra"] as? Int
   }
 
+  /// Starts an origin without holding a Swift concurrency thread while Python starts: on a
+  /// 2-core machine a blocked cooperative thread stalls every other test running in parallel.
+  static func start(extra: String? = nil) async throws -> OriginServer {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread {
+        continuation.resume(with: Result { try OriginServer(extra: extra) })
+      }
+    }
+  }
+
   deinit {
     try? input.fileHandleForWriting.close()
     process.terminate()

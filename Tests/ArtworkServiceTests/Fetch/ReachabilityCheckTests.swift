@@ -23,7 +23,7 @@ import Testing
   }
 
   @Test func passesEveryRuleButThePrivateAddress() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck().check("https://127.0.0.1:\(origin.https)/image.png")
     #expect(
       report.checks.map(\.name) == [
@@ -47,7 +47,7 @@ import Testing
 
   /// The default check is a phone: it judges the address and never dials it.
   @Test func theDefaultCheckNeverConnectsToAPrivateAddress() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let check = ReachabilityCheck(pool: FetchTest.pool, sniff: Self.sniffPNG)
     for url in [
       "https://127.0.0.1:\(origin.https)/image.png", "http://localhost:\(origin.http)/image.png",
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func namesEveryAddressOfAName() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck().check("http://localhost:\(origin.http)/image.png")
     let reason = try #require(report.check("public_address")?.reason)
     #expect(reason.hasPrefix("localhost resolves to "))
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func plainHTTPFailsHTTPSAndTLS() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck().check("http://127.0.0.1:\(origin.http)/image.png")
     #expect(report.check("https")?.ok == false)
     #expect(report.check("tls")?.ok == false)
@@ -82,7 +82,7 @@ import Testing
   }
 
   @Test func anUntrustedCertificateFailsTLS() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck(trustTestCA: false)
       .check("https://127.0.0.1:\(origin.https)/image.png")
     let tls = try #require(report.check("tls"))
@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func aRedirectToHTTPFailsRedirects() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let hop = "http://127.0.0.1:\(origin.http)/image.png".percentEncodedForQuery
     let report = try await Self.loopbackCheck()
       .check("https://127.0.0.1:\(origin.https)/to?url=\(hop)")
@@ -104,7 +104,7 @@ import Testing
 
   /// Each hop's address is judged as a phone would, even where this fetcher may go.
   @Test func judgesEveryRedirectHopAsAPhone() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck().check(
       "https://127.0.0.1:\(origin.https)/redirect/2")
     let redirects = try #require(report.check("redirects"))
@@ -122,7 +122,7 @@ import Testing
     ("/loop/a", "redirects", "loop"),
   ])
   func namesTheRuleBroken(path: String, rule: String, words: String) async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck().check("https://127.0.0.1:\(origin.https)\(path)")
     let check = try #require(report.check(rule))
     #expect(!check.ok)
@@ -130,7 +130,7 @@ import Testing
   }
 
   @Test func justUnderTheLimitPassesSize() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let report = try await Self.loopbackCheck()
       .check("https://127.0.0.1:\(origin.https)/chunked-big?size=2000000")
     #expect(report.check("size")?.ok == true)

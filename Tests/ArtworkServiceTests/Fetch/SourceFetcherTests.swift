@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SourceFetcherTests {
   @Test func fetchesAnImageOverHTTPWhenLoopbackIsAllowed() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/image.png")
     #expect(source.status == 200)
     #expect(source.contentType == "image/png")
@@ -15,7 +15,7 @@ import Testing
   }
 
   @Test func fetchesOverIPv6Loopback() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     guard let port = origin.http6 else { return }
     let source = try await FetchTest.fetcher().fetch("http://[::1]:\(port)/image.jpg")
     #expect(source.contentType == "image/jpeg")
@@ -23,7 +23,7 @@ import Testing
   }
 
   @Test func fetchesOverHTTPSTrustingTheExtraCA() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let source = try await FetchTest.fetcher().fetch("https://127.0.0.1:\(origin.https)/image.png")
     #expect(source.bytes.starts(with: FetchTest.pngSignature))
     let viaName = try await FetchTest.fetcher(allow: "localhost")
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func refusesAnUntrustedCertificate() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher(trustTestCA: false)
     let error = await FetchTest.error(fetcher, "https://127.0.0.1:\(origin.https)/image.png")
     #expect(error?.kind == .badGateway)
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func followsRedirectsUpToTheLimit() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher()
     let five = try await fetcher.fetch("http://127.0.0.1:\(origin.http)/redirect/5")
     #expect(five.hops.count == 6)
@@ -56,7 +56,7 @@ import Testing
 
   @Test(arguments: ["/loop/a", "/self"])
   func refusesRedirectLoops(path: String) async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let error = await FetchTest.error(
       try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
     #expect(error?.kind == .badGateway)
@@ -64,13 +64,13 @@ import Testing
   }
 
   @Test func resolvesRelativeRedirects() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/relative")
     #expect(source.finalURL == "http://127.0.0.1:\(origin.http)/image.png")
   }
 
   @Test func refusesARedirectWithoutLocation() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let error = await FetchTest.error(
       try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)/no-location")
     #expect(error?.kind == .badGateway)
@@ -80,7 +80,7 @@ import Testing
   // IsolatedNetworkChild: there a regression of the policy still could not send a packet out.
 
   @Test func refusesARedirectToLoopbackTheListDoesNotCover() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     guard let port6 = origin.http6 else { return }
     let url = "http://127.0.0.1:\(origin.http)/to?url=http://[::1]:\(port6)/image.png"
     let error = await FetchTest.error(try FetchTest.fetcher(allow: "127.0.0.1"), url)
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func aListedHostNameAllowsOnlyConnectionsToThatName() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher(allow: "localhost")
     let direct = try await fetcher.fetch("http://localhost:\(origin.http)/image.png")
     #expect(direct.status == 200)
@@ -104,7 +104,7 @@ import Testing
     "file:///etc/passwd", "gopher://127.0.0.1:70/", "dict://127.0.0.1:11211/stat",
   ])
   func refusesRedirectsToForbiddenURLs(target: String) async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let url = "http://127.0.0.1:\(origin.http)/to?url=\(target.percentEncodedForQuery)"
     let error = await FetchTest.error(try FetchTest.fetcher(), url)
     #expect(error?.kind == .badRequest, "\(String(describing: error))")
@@ -123,7 +123,7 @@ import Testing
 
   /// Every spelling of loopback is refused by the default policy, and the origin sees nothing.
   @Test func theDefaultPolicyRefusesLoopbackInEverySpelling() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher(allow: nil)
     var hosts = [
       "127.0.0.1", "localhost", "2130706433", "0x7f.1", "017700000001", "127.1", "127.000.000.1",
@@ -147,7 +147,7 @@ import Testing
 
   /// 0.0.0.0 and :: reach the local host on Linux: refused even when loopback is allowed.
   @Test func neverDialsTheUnspecifiedAddress() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher(allow: "127.0.0.1,::1")
     var urls = ["http://0.0.0.0:\(origin.http)/image.png", "http://0:\(origin.http)/image.png"]
     if let port6 = origin.http6 {
@@ -162,21 +162,21 @@ import Testing
 
   @Test(arguments: ["/chunked-big", "/close-delimited", "/declared-huge"])
   func capsTheBodyOnTheStream(path: String) async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let error = await FetchTest.error(
       try FetchTest.fetcher(maxBytes: 1_000_000), "http://127.0.0.1:\(origin.http)\(path)")
     #expect(error?.kind == .payloadTooLarge, "\(String(describing: error))")
   }
 
   @Test func readsNoMoreThanContentLengthSays() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/lying-short")
     #expect(source.bytes.starts(with: FetchTest.pngSignature))
     #expect(source.bytes.count < 1000)
   }
 
   @Test func cutsATricklingSourceAtTheDeadline() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher(timeout: .milliseconds(700))
     let error = await FetchTest.error(fetcher, "http://127.0.0.1:\(origin.http)/trickle")
     #expect(error?.kind == .gatewayTimeout)
@@ -189,27 +189,27 @@ import Testing
     ("/many-headers", .badGateway),
   ])
   func refusesWhatIsNotAnImage(path: String, kind: ArtworkError.Kind) async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let error = await FetchTest.error(
       try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)\(path)")
     #expect(error?.kind == kind, "\(String(describing: error))")
   }
 
   @Test func namesTheErrorStatus() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let error = await FetchTest.error(
       try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)/status/404")
     #expect(error?.detail == "The source answered HTTP 404 Not Found.")
   }
 
   @Test func acceptsImageTypesWithParametersInAnyCase() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/image-params")
     #expect(source.status == 200)
   }
 
   @Test func sendsConditionalHeadersAndReportsNotModified() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher()
     let url = "http://127.0.0.1:\(origin.http)/etag.png"
     let first = try await fetcher.fetch(url)
@@ -225,7 +225,7 @@ import Testing
   }
 
   @Test func sendsNoAcceptEncoding() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let source = try await FetchTest.fetcher().fetch("http://127.0.0.1:\(origin.http)/headers")
     let headers = String(decoding: source.bytes, as: UTF8.self)
     #expect(!headers.contains("accept-encoding"))
@@ -233,7 +233,7 @@ import Testing
   }
 
   @Test func answersBusyWhenThePoolIsFull() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let pool = FetchPool(threads: 1, queueLimit: 0)
     let fetcher = try FetchTest.fetcher(timeout: .seconds(30), pool: pool)
     let slow = Task { await FetchTest.error(fetcher, "http://127.0.0.1:\(origin.http)/trickle") }
