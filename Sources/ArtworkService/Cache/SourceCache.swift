@@ -111,8 +111,12 @@ final class SourceCache<Payload: Codable & Sendable & Equatable>: Sendable {
           return Lookup(payload: previous, hit: false)
         }
       } catch {
-        // A source that is down or slow keeps its last good result: relays keep working.
-        if let previous, error.kind == .badGateway || error.kind == .gatewayTimeout {
+        // A source that is down or slow keeps its last good result: relays keep working. The
+        // origin is asked again after the failure TTL, not on every request meanwhile.
+        if let previous, let stored, error.kind == .badGateway || error.kind == .gatewayTimeout {
+          var record = stored
+          record.checkedAt = now - max(0, self.ttl - self.failureTTL)
+          try? await self.save(key, record)
           return Lookup(payload: previous, hit: false)
         }
         if Self.isCacheable(error) {

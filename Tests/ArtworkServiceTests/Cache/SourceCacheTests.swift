@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ArtworkService
+
+/// A clock the test moves by hand, and a producer that counts its calls and answers what the
+/// test tells it to.
+private final class Harness: Sendable {
+  let time = Mutex<Double>(1_000_000)
+  let calls = Mutex<[Validators?]>([])
+  let next = Mutex<Result<Produced<String>, ArtworkError>>(
+    .success(.fresh("v1", Validators(etag: "\"1\"", lastModified: nil))))
+  let directory =
+    FileManager.default.temporaryDirectory.path
+    + "/artwork-cache-\(UInt64.random(in: 0...UInt64.max))"
+
+  func cache(ttl: Double = 600, failureTTL: Double = 30) throws -> SourceCache<String> {
+    SourceCache(
+      storage: try FileSystemStorage(directory: directory), namespace: "test", ttl: ttl,
+      failureTTL: failureTTL, clock: { [self] in time.withLock { $0 } })
+  }
+
+  func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
+
+  func lookup(_ cache: SourceCache<String>, url: String = "https://example.org/a.jpg")
+    async throws(ArtworkError) -> SourceCache<String>.Lookup
+  {
+    try await cache.value(
+      url: url, variant: "v", isUsable: { _ in true },
+      produce: { [self] validators throws(ArtworkError) in
+        calls.withLock { $0.append(validators) }
+        // Long enough for concurrent callers to pile up behind the first.
+        try? await Task.sleep(for: .milliseconds(50))
+        return try next.withLock { $0 }.get()
+      })
+  }
+
+  var callCount: Int { calls.withLock { $0.count } }
+
+  deinit { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+@Suite struct SourceCacheTests {
+  @Test func repeatWithinTTLDoesNotProduce() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    let first = try await harness.lookup(cache)
+    #expect(first.payload == "v1" && !first.hit)
+    harness.advance(599)
+    let second = try await harness.lookup(cache)
+    #expect(second.payload == "v1" && second.hit)
+    #expect(harness.callCount == 1)
+  }
+
+  @Test func afterTTLRevalidatesWithValidators() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    _ = try await harness.lookup(cache)
+    harness.advance(601)
+    harness.next.withLock { $0 = .success(.notModified(Validators(etag: "\"1\""))) }
+    let revalidated = try await harness.lookup(cache)
+    #expect(revalidated.payload == "v1" && !revalidated.hit)
+    #expect(harness.calls.withLock { $0.last } == Validators(etag: "\"1\"", lastModified: nil))
+    // Confirmed: fresh again for a whole TTL.
+    harness.advance(300)
+    #expect(try await harness.lookup(cache).hit)
+    harness.advance(400)
+    harness.next.withLock {
+      $0 = .success(.fresh("v2", Validators(etag: "\"2\"", lastModified: nil)))
+    }
+    #expect(try await harness.lookup(cache).payload == "v2")
+    #expect(harness.callCount == 3)
+  }
+
+  @Test func failuresAreRememberedForTheFailureTTL() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    harness.next.withLock {
+      $0 = .failure(ArtworkError(.unsupportedMediaType, "The source answered text/html."))
+    }
+    for _ in 0..<3 {
+      await #expect(throws: ArtworkError(.unsupportedMediaType, "The source answered text/html.")) {
+        _ = try await harness.lookup(cache)
+      }
+    }
+    #expect(harness.callCount == 1)
+    harness.advance(31)
+    harness.next.withLock { $0 = .success(.fresh("v1", Validators())) }
+    #expect(try await harness.lookup(cache).payload == "v1")
+    #expect(harness.callCount == 2)
+  }
+
+  @Test func passingFailuresAreNotRemembered() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    harness.next.withLock { $0 = .failure(ArtworkError(.busy, "busy", retryAfter: 1)) }
+    _ = try? await harness.lookup(cache)
+    _ = try? await harness.lookup(cache)
+    #expect(harness.callCount == 2)
+  }
+
+  @Test func anOriginThatFailsKeepsTheLastGoodResult() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    _ = try await harness.lookup(cache)
+    harness.advance(601)
+    harness.next.withLock { $0 = .failure(ArtworkError(.badGateway, "The source answered 500.")) }
+    #expect(try await harness.lookup(cache).payload == "v1")
+    // Not asked again on every request while it is down: only after the failure TTL.
+    harness.advance(10)
+    #expect(try await harness.lookup(cache).hit)
+    #expect(harness.callCount == 2)
+    harness.advance(25)
+    #expect(try await harness.lookup(cache).payload == "v1")
+    #expect(harness.callCount == 3)
+  }
+
+  @Test func concurrentIdenticalLookupsProduceOnce() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    let payloads = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<50 { group.addTask { try await harness.lookup(cache).payload } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(payloads.count == 50 && payloads.allSatisfy { $0 == "v1" })
+    #expect(harness.callCount == 1)
+  }
+
+  @Test func recordsSurviveANewCacheOnTheSameStorage() async throws {
+    let harness = Harness()
+    _ = try await harness.lookup(try harness.cache())
+    let restarted = try harness.cache()
+    #expect(try await harness.lookup(restarted).hit)
+    #expect(harness.callCount == 1)
+  }
+
+  @Test func differentURLsAreDifferentEntries() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    _ = try await harness.lookup(cache, url: "https://example.org/a.jpg")
+    _ = try await harness.lookup(cache, url: "https://example.org/b.jpg")
+    #expect(harness.callCount == 2)
+  }
+}
