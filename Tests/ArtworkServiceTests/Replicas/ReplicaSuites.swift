@@ -33,6 +33,6 @@ enum Replica {
     try await service.send(
       LoopbackHTTPRequest(
         "POST", "/v1/artwork?size=\(size)", headers: [("Content-Type", "image/jpeg")],
-        body: .bytes(try Fixtures.bytes("coffee.jpg"))))
+        body: .bytes(Fixtures.bytes("coffee.jpg"))))
   }
 }

@@ -36,13 +36,14 @@ import Testing
     let service = try await URLSourceFixture.allowing.value
     let url = try URLSourceFixture.url("/image.jpg" + URLSourceFixture.unique())
     let square = try await service.post("/v1/artwork", url: url, options: ["size": 100])
-    let circle = try await service.post(
-      "/v1/artwork", url: url, options: ["size": 100, "shape": "circle"])
+    let poster = try await service.post(
+      "/v1/artwork", url: url, options: ["size": 100, "shape": "poster"])
     let larger = try await service.post("/v1/artwork", url: url, options: ["size": 140])
-    #expect([square.status, circle.status, larger.status] == [201, 201, 201])
-    #expect(circle.string("image_shape") == "circle")
+    #expect([square.status, poster.status, larger.status].allSatisfy { $0 == 201 })
+    #expect(poster.string("image_shape") == "poster")
+    #expect(poster.json["height"] as? Int == 150)
     #expect(larger.json["width"] as? Int == 140)
-    let urls = Set([square, circle, larger].compactMap { $0.string("image_url") })
+    let urls = Set([square, poster, larger].compactMap { $0.string("image_url") })
     #expect(urls.count == 3)
   }
 

@@ -24,7 +24,7 @@ import Testing
   @Test(arguments: [
     // What the origin does, and the status the client gets.
     ("/chunked-big?size=3000000", 413), ("/declared-huge", 413), ("/close-delimited", 413),
-    ("/html", 415), ("/octet", 415), ("/no-type", 415), ("/garbage.png", 422),
+    ("/html", 415), ("/octet", 415), ("/no-type", 415), ("/garbage.png", 415), ("/broken.jpg", 422),
     ("/status/404", 502), ("/status/500", 502), ("/loop/a", 502), ("/self", 502),
     ("/redirect/6", 502),
   ])

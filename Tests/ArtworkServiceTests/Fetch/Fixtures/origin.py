@@ -186,7 +186,9 @@ class Origin(BaseHTTPRequestHandler):
             RELEASE.wait(60)
             return self.send_bytes(PNG)
         if path == "/garbage.png":
-            return self.send_bytes(b"\x89PNG but not really an image" * 10, "image/png")
+            return self.send_bytes(b"not an image in any format " * 10, "image/png")
+        if path == "/broken.jpg":
+            return self.send_bytes(b"\xff\xd8\xff<html>not a picture</html>", "image/jpeg")
         if path == "/headers":
             seen = {k.lower(): v for k, v in self.headers.items()}
             return self.send_bytes(json.dumps(seen).encode(), "image/x-json-echo")
