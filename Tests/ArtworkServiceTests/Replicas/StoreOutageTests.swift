@@ -37,10 +37,11 @@ extension ReplicaSuites {
       for service in [one, other] {
         let image = try await service.get(acknowledged[1])
         #expect((500...599).contains(image.status), "\(image.status) \(image.text)")
-        #expect(image.header("Content-Type") == "application/problem+json")
+        #expect(image.isProblem(image.status), "\(image.text)")
         let ready = try await service.get("/readyz")
         #expect(ready.isProblem(503), "\(ready.text)")
-        #expect(ready.string("detail")?.isEmpty == false)
+        let detail = ready.string("detail") ?? ""
+        #expect(detail.contains("S3 endpoint") && detail.contains(store.endpoint), "\(detail)")
       }
       #expect(try await one.get("/healthz").status == 200)
 

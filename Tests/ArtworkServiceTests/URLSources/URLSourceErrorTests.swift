@@ -38,6 +38,16 @@ import Testing
     }
   }
 
+  /// A Content-Length under the limit followed by megabytes more: only the declared bytes are
+  /// read, and they are the image.
+  @Test func aBodyLongerThanItsContentLengthIsCutThere() async throws {
+    let service = try await URLSourceFixture.allowing.value
+    let url = try URLSourceFixture.url("/lying-short")
+    let created = try await service.post("/v1/artwork", url: url, options: ["size": 64])
+    #expect(created.status == 201, "\(created.text)")
+    #expect((created.json["source"] as? [String: Any])?["width"] as? Int == 4)
+  }
+
   @Test func fiveRedirectsAreFollowed() async throws {
     let service = try await URLSourceFixture.allowing.value
     let url = try URLSourceFixture.url("/redirect/5")

@@ -189,6 +189,16 @@ class Origin(BaseHTTPRequestHandler):
             return self.send_bytes(b"not an image in any format " * 10, "image/png")
         if path == "/broken.jpg":
             return self.send_bytes(b"\xff\xd8\xff<html>not a picture</html>", "image/jpeg")
+        if path.startswith("/flaky/"):
+            # An S3 store having a bad moment: /flaky/N/... answers 500 InternalError to the
+            # first N requests for the path, then 200 "ok".
+            failures = int(path.split("/")[2])
+            with LOCK:
+                seen = REQUESTS[path]
+            if seen <= failures:
+                body = b"<Error><Code>InternalError</Code><Message>try again</Message></Error>"
+                return self.send_bytes(body, "application/xml", 500)
+            return self.send_bytes(b"ok", "application/octet-stream")
         if path == "/headers":
             seen = {k.lower(): v for k, v in self.headers.items()}
             return self.send_bytes(json.dumps(seen).encode(), "image/x-json-echo")
