@@ -121,4 +121,19 @@ import Testing
     #expect(counts.conditionals["/mutable.png"] == 2)
     await service.stop()
   }
+
+  /// With a 1 s failure TTL, a failure is answered from memory within it and asked again after.
+  @Test func failuresAreForgottenAfterTheFailureTTL() async throws {
+    let origin = try URLSourceFixture.origin.get()
+    let service = try await RunningArtwork([
+      "ARTWORK_PRIVATE_SOURCES": "127.0.0.1", "ARTWORK_FAILURE_TTL": "1s",
+    ])
+    let target = "/status/404" + URLSourceFixture.unique()
+    let url = try URLSourceFixture.url(target)
+    #expect(try await service.post("/v1/thumbhash", url: url).isProblem(502))
+    try await Task.sleep(for: .milliseconds(1_300))
+    #expect(try await service.post("/v1/thumbhash", url: url).isProblem(502))
+    #expect(try origin.requests(target) == 2)
+    await service.stop()
+  }
 }
