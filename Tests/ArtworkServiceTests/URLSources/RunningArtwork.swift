@@ -12,6 +12,8 @@ final class RunningArtwork: Sendable {
   let server: ArtworkServer
   /// The environment it was started with (to start another on the same storage).
   let environment: [String: String]
+  /// The storage directory made here, if any (removed by `stop`).
+  let directory: URL?
 
   /// The port it listens on, on 127.0.0.1.
   var port: Int { server.port }
@@ -27,6 +29,9 @@ final class RunningArtwork: Sendable {
       let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("artwork-service-\(UUID().uuidString)")
       full["ARTWORK_STORAGE"] = directory.path
+      self.directory = directory
+    } else {
+      directory = nil
     }
     full.merge(environment) { $1 }
     self.environment = full
@@ -34,8 +39,12 @@ final class RunningArtwork: Sendable {
     server = try await ArtworkServer(config: config, logger: Logger(level: .error))
   }
 
-  /// Shuts the server down (in-flight requests get the configured grace).
-  func stop() async { await server.shutdown() }
+  /// Shuts the server down (in-flight requests get the configured grace) and removes the
+  /// storage directory it made, unless `keepingStorage` (to start another on it).
+  func stop(keepingStorage: Bool = false) async {
+    await server.shutdown()
+    if !keepingStorage, let directory { try? FileManager.default.removeItem(at: directory) }
+  }
 
   /// One request on a connection of its own.
   func send(_ request: LoopbackHTTPRequest, timeout: Duration = .seconds(60)) async throws

@@ -82,7 +82,7 @@ import Testing
     let url = try URLSourceFixture.url(target)
     let created = try await first.post("/v1/artwork", url: url)
     #expect(created.status == 201, "\(created.text)")
-    await first.stop()
+    await first.stop(keepingStorage: true)
     let second = try await RunningArtwork(first.environment)
     let again = try await second.post("/v1/artwork", url: url)
     #expect(again.status == 201)
@@ -91,6 +91,7 @@ import Testing
     let image = try await second.get(try #require(again.imagePath))
     #expect(image.status == 200)
     await second.stop()
+    if let directory = first.directory { try? FileManager.default.removeItem(at: directory) }
   }
 
   /// With a 1 s TTL: an unchanged origin is asked with `If-None-Match` and answers 304 (result
