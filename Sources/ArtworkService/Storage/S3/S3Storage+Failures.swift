@@ -6,12 +6,31 @@ extension S3Storage {
 
   /// Sends `request`; a transport failure (unreachable, timeout, pool full) becomes
   /// `.storageUnavailable`. Any HTTP answer is returned for the caller to judge.
+  ///
+  /// A 500/502/503/504 answer is asked again a few times with growing pauses (about 2 s in all),
+  /// as S3 clients do: stores answer `InternalError ... please try again` and `SlowDown` while
+  /// they grow or rebalance (SeaweedFS does under concurrent writes). Every request here is safe
+  /// to repeat: reads, overwrites of records, and create-only writes (412 once it exists).
   func send(_ request: S3Request, _ operation: String) async throws(ArtworkError) -> S3Response {
-    switch await transport.perform(request) {
-    case .success(let response): return response
-    case .failure(let failure): throw unavailable(operation, failure.message)
+    var pause = Duration.milliseconds(150)
+    for attempt in 1...Self.attempts {
+      switch await transport.perform(request) {
+      case .success(let response):
+        guard Self.isTransient(response.status), attempt < Self.attempts else { return response }
+      case .failure(let failure):
+        throw unavailable(operation, failure.message)
+      }
+      try? await Task.sleep(for: pause)
+      pause *= 2
     }
+    preconditionFailure("the last attempt always returns or throws")
   }
+
+  /// Tries per request when the store answers a transient 5xx.
+  static var attempts: Int { 5 }
+
+  /// Answers that mean "the store could not do it right now; ask again".
+  static func isTransient(_ status: Int) -> Bool { [500, 502, 503, 504].contains(status) }
 
   func unavailable(_ operation: String, _ detail: String) -> ArtworkError {
     ArtworkError(

@@ -6,7 +6,10 @@ IPv6 loopback, and on a separate control port that the tests read counters from.
 JSON line with the ports, then serves until stdin closes (the test process went away).
 
 Counters: accepted connections per listener (a refused connect never reaches accept) and
-requests per path, both readable at GET /counts on the control port.
+requests per path, both readable at GET /counts on the control port, with requests per full
+target and conditional (If-None-Match) requests per target. The control port also changes the
+version /mutable.png serves (GET /mutable?version=N) and releases requests held on /held.png
+(GET /release).
 """
 import argparse, base64, gzip, json, socket, ssl, struct, sys, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +18,13 @@ from urllib.parse import urlsplit, parse_qs
 LOCK = threading.Lock()
 ACCEPTS = {}
 REQUESTS = {}
+# Requests per full target (path and query), and conditional requests (If-None-Match) per target.
+TARGETS = {}
+CONDITIONALS = {}
+# /mutable.png serves version MUTABLE["version"]; the control port's /mutable?version=N changes it.
+MUTABLE = {"version": 1}
+# /held.png answers only once the control port's /release is asked (or after 60 s).
+RELEASE = threading.Event()
 
 
 def png(width=4, height=3):
@@ -66,6 +76,9 @@ class Origin(BaseHTTPRequestHandler):
         path, query = url.path, parse_qs(url.query)
         with LOCK:
             REQUESTS[path] = REQUESTS.get(path, 0) + 1
+            TARGETS[self.path] = TARGETS.get(self.path, 0) + 1
+            if self.headers.get("If-None-Match") is not None:
+                CONDITIONALS[self.path] = CONDITIONALS.get(self.path, 0) + 1
         try:
             self.route(path, query)
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
@@ -159,6 +172,33 @@ class Origin(BaseHTTPRequestHandler):
                 self.end_headers()
                 return
             return self.send_bytes(PNG, extra=[("ETag", tag), ("Last-Modified", modified)])
+        if path == "/mutable.png":
+            with LOCK:
+                version = MUTABLE["version"]
+            tag = f'"m{version}"'
+            if self.headers.get("If-None-Match") == tag:
+                self.send_response(304)
+                self.send_header("ETag", tag)
+                self.end_headers()
+                return
+            return self.send_bytes(png(4 + version, 3), extra=[("ETag", tag)])
+        if path == "/held.png":
+            RELEASE.wait(60)
+            return self.send_bytes(PNG)
+        if path == "/garbage.png":
+            return self.send_bytes(b"not an image in any format " * 10, "image/png")
+        if path == "/broken.jpg":
+            return self.send_bytes(b"\xff\xd8\xff<html>not a picture</html>", "image/jpeg")
+        if path.startswith("/flaky/"):
+            # An S3 store having a bad moment: /flaky/N/... answers 500 InternalError to the
+            # first N requests for the path, then 200 "ok".
+            failures = int(path.split("/")[2])
+            with LOCK:
+                seen = REQUESTS[path]
+            if seen <= failures:
+                body = b"<Error><Code>InternalError</Code><Message>try again</Message></Error>"
+                return self.send_bytes(body, "application/xml", 500)
+            return self.send_bytes(b"ok", "application/octet-stream")
         if path == "/headers":
             seen = {k.lower(): v for k, v in self.headers.items()}
             return self.send_bytes(json.dumps(seen).encode(), "image/x-json-echo")
@@ -191,8 +231,18 @@ class Control(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        url = urlsplit(self.path)
+        query = parse_qs(url.query)
+        if url.path == "/mutable":
+            with LOCK:
+                MUTABLE["version"] = int(query["version"][0])
+        if url.path == "/release":
+            RELEASE.set()
         with LOCK:
-            body = json.dumps({"accepts": ACCEPTS, "requests": REQUESTS}).encode()
+            body = json.dumps({
+                "accepts": ACCEPTS, "requests": REQUESTS, "targets": TARGETS,
+                "conditionals": CONDITIONALS,
+            }).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
