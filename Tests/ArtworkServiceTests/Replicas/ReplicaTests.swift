@@ -29,7 +29,7 @@ extension ReplicaSuites {
     }
 
     @Test func aURLProcessedByOneIsACacheHitOnTheOther() async throws {
-      let origin = try OriginServer()
+      let origin = try await OriginServer.start()
       let (one, other) = try await Replica.pair()
       let url = "http://127.0.0.1:\(origin.http)/image.jpg"
       let first = try await one.post("/v1/artwork", url: url, options: ["size": 90])

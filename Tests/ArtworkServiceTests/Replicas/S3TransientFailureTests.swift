@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test func aFewInternalErrorsAreRetriedAway() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let storage = Self.storage(origin, failures: 2)
     let record = try await storage.getRecord("a record")
     #expect(record == Array("ok".utf8))
@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func persistentInternalErrorsAreStorageUnavailable() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let storage = Self.storage(origin, failures: 100)
     do {
       _ = try await storage.getRecord("a record")

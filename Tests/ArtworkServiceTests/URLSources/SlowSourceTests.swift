@@ -9,7 +9,7 @@ import Testing
 @Suite struct SlowSourceTests {
   @Test func heldFetchesBlockNeitherHealthNorUploads() async throws {
     // Its own origin: /held.png's release is per origin process.
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let service = try await RunningArtwork([
       "ARTWORK_PRIVATE_SOURCES": "127.0.0.1", "ARTWORK_WORKERS": "1",
       "ARTWORK_FETCH_TIMEOUT": "60s",

@@ -97,7 +97,7 @@ import Testing
   /// With a 1 s TTL: an unchanged origin is asked with `If-None-Match` and answers 304 (result
   /// unchanged); a changed one (new bytes, new ETag) is picked up.
   @Test func staleResultsRevalidateWithTheOrigin() async throws {
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     let service = try await RunningArtwork([
       "ARTWORK_PRIVATE_SOURCES": "127.0.0.1", "ARTWORK_SOURCE_TTL": "1s",
     ])

@@ -59,7 +59,7 @@ import Testing
   /// Every spelling of loopback is refused with 403 naming the class, before any connection.
   @Test func theDefaultPolicyRefusesLoopbackInEverySpelling() async throws {
     let service = try await URLSourceFixture.publicOnly.value
-    let origin = try OriginServer()
+    let origin = try await OriginServer.start()
     var urls = ["127.0.0.1", "localhost", "2130706433", "0x7f.1"].map {
       "http://\($0):\(origin.http)/image.png"
     }
