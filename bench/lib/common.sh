@@ -81,3 +81,9 @@ memory_of() {
 
 # JSON field NAME of the one-line JSON object in $2.
 field() { python3 -c 'import json,sys; print(json.loads(sys.argv[2])[sys.argv[1]])' "$1" "$2"; }
+
+# CPU time (user + system) PID has used so far, in milliseconds.
+cpu_ms() {
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%d\n", ($12 + $13) * 1000 / hz }' \
+    "/proc/$1/stat"
+}
