@@ -8,7 +8,13 @@
 # Usage: bench/s3/run.sh [SECONDS per upload measurement, default 15] [GET requests, default 5000]
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
-trap 'cleanup; rm -f /tmp/seaweedfs-*-grpc-*.sock' EXIT
+# SeaweedFS leaves unix sockets named after its ports in /tmp; remove ours only.
+weed_sockets() {
+  local p
+  for p in $(seq "$S3P" $((S3P + 4))); do rm -f /tmp/seaweedfs-*-"$p".sock /tmp/seaweedfs-*-$((p + 10000)).sock; done
+}
+S3P=0
+trap 'cleanup; weed_sockets' EXIT
 SECS=${1:-15}
 GETS=${2:-5000}
 UPLOAD_CONCURRENCY=${UPLOAD_CONCURRENCY:-8}
