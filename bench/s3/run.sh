@@ -5,7 +5,8 @@
 #  2. GET of one hosted image through the service (streamed from S3) versus GETs of the same
 #     object straight from SeaweedFS, SigV4-signed (the signed headers are replayed: SeaweedFS
 #     verifies the signature on every request, as it does for the service's own requests).
-# Usage: bench/s3/run.sh [SECONDS per upload measurement, default 15] [GET requests, default 5000]
+# Usage: bench/s3/run.sh [SECONDS per upload measurement, default 15] [GET requests per phase,
+# default 5000]; GET phases alternate service / direct / direct-range, ROUNDS (3) times.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 # SeaweedFS leaves unix sockets named after its ports in /tmp; remove ours only.
@@ -19,6 +20,7 @@ SECS=${1:-15}
 GETS=${2:-5000}
 UPLOAD_CONCURRENCY=${UPLOAD_CONCURRENCY:-8}
 GET_CONCURRENCIES=${GET_CONCURRENCIES:-"4 32"}
+ROUNDS=${ROUNDS:-3}
 KEY=K SECRET=S REGION=us-east-1 BUCKET=bench
 EMPTY_SHA=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 
@@ -102,17 +104,19 @@ get_phase() { # NAME PORT PATH CONCURRENCY [header args...]
   echo "get $name c=$c: $result"
 }
 for c in $GET_CONCURRENCIES; do
-  if [ -n "${PERF_OUT:-}" ]; then # optional profile of the service during its GETs
-    perf record -F 999 -g -o "$PERF_OUT.c$c" -p "$S3_PID" >/dev/null 2>&1 &
-    PERF_PID=$!
-    track $PERF_PID
-  fi
-  get_phase service "$S3_PORT" "$IMAGE_PATH" "$c"
-  if [ -n "${PERF_OUT:-}" ]; then kill -INT "$PERF_PID"; wait "$PERF_PID" || true; fi
-  header_args "$SIGNED_PLAIN"
-  get_phase direct "$S3P" "$OBJECT_PATH" "$c" "${HEADER_ARGS[@]}"
-  header_args "$SIGNED_RANGE"
-  get_phase direct-range "$S3P" "$OBJECT_PATH" "$c" "${HEADER_ARGS[@]}"
+  for round in $(seq "$ROUNDS"); do # alternate, so drifting load from elsewhere hits all three
+    if [ -n "${PERF_OUT:-}" ]; then # optional profile of the service during its GETs
+      perf record -F 999 -g -o "$PERF_OUT.c$c.r$round" -p "$S3_PID" >/dev/null 2>&1 &
+      PERF_PID=$!
+      track $PERF_PID
+    fi
+    get_phase service "$S3_PORT" "$IMAGE_PATH" "$c"
+    if [ -n "${PERF_OUT:-}" ]; then kill -INT "$PERF_PID"; wait "$PERF_PID" || true; fi
+    header_args "$SIGNED_PLAIN"
+    get_phase direct "$S3P" "$OBJECT_PATH" "$c" "${HEADER_ARGS[@]}"
+    header_args "$SIGNED_RANGE"
+    get_phase direct-range "$S3P" "$OBJECT_PATH" "$c" "${HEADER_ARGS[@]}"
+  done
 done
 echo "service memory: fs $(memory_of "$FS_PID"); s3 $(memory_of "$S3_PID")"
 
@@ -132,16 +136,21 @@ print(f"| **ratio S3 / filesystem** (target >= 0.9) | **{s3['rate'] / fs['rate']
 print()
 labels = {"service": "through the service (S3 backend)", "direct": "direct from SeaweedFS, signed",
           "direct-range": "direct, signed, with the service's Range header"}
-print("| GET one hosted image | concurrency | req/s | p50 / p99 (ms) | CPU ms/req: service | CPU ms/req: SeaweedFS | service / this |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-by = {}
+agg = {}
 for name, c, result, scpu, wcpu in rows:
-    r = json.loads(result); ok(r, "206" if name == "direct-range" else "200"); by[(name, c)] = r
-for name, c, result, scpu, wcpu in rows:
-    r = by[(name, c)]; n = r["requests"]
-    svc_cpu = f"{int(scpu) / n:.2f}" if name == "service" else "-"
-    ratio = by[("service", c)]["rate"] / r["rate"]
-    print(f"| {labels[name]} | {c} | {r['rate']:.0f} | {r['p50_ms']:.1f} / {r['p99_ms']:.1f} "
-          f"| {svc_cpu} | {int(wcpu) / n:.2f} | {ratio:.2f} |")
+    r = json.loads(result); ok(r, "206" if name == "direct-range" else "200")
+    a = agg.setdefault((name, c), {"n": 0, "s": 0.0, "scpu": 0, "wcpu": 0, "rates": [], "p50": [], "p99": []})
+    a["n"] += r["requests"]; a["s"] += r["seconds"]; a["scpu"] += int(scpu); a["wcpu"] += int(wcpu)
+    a["rates"].append(r["rate"]); a["p50"].append(r["p50_ms"]); a["p99"].append(r["p99_ms"])
+med = lambda xs: sorted(xs)[len(xs) // 2]
+print("| GET one hosted image | concurrency | req/s (all rounds) | median p50 / p99 (ms) | CPU ms/req: service | CPU ms/req: SeaweedFS | service / this | per round |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+for (name, c), a in agg.items():
+    s = agg[("service", c)]
+    rate = a["n"] / a["s"]
+    svc_cpu = f"{a['scpu'] / a['n']:.2f}" if name == "service" else "-"
+    rounds = ", ".join(f"{x / y:.2f}" for x, y in zip(s["rates"], a["rates"]))
+    print(f"| {labels[name]} | {c} | {rate:.0f} | {med(a['p50']):.1f} / {med(a['p99']):.1f} "
+          f"| {svc_cpu} | {a['wcpu'] / a['n']:.2f} | {(s['n'] / s['s']) / rate:.2f} | {rounds} |")
 print("(target: service / direct >= 0.8)")
 PY
