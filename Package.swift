@@ -27,6 +27,9 @@ let package = Package(
 
     .executableTarget(
       name: "thumbhash-bench", dependencies: ["ThumbHashCodec"], path: "bench/thumbhash-bench"),
+    // Loopback load generator and the in-process ceiling of the upload path (bench/*/run.sh).
+    .executableTarget(
+      name: "artwork-bench", dependencies: ["ArtworkService"], path: "bench/artwork-bench"),
 
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,7 +1,8 @@
 import ThumbHashCodec
 
-/// What `ArtworkProcessor.create` made: the stored object and everything the answer reports.
-struct CreatedArtwork: Sendable {
+/// What `ArtworkProcessor.render` made: the object to store and everything the answer reports.
+/// Public (fields internal) so that `artwork-bench` can drive the processor without HTTP.
+public struct CreatedArtwork: Sendable {
   var key: ArtworkKey
   var rendered: RenderedArtwork
   var thumbHash: String
@@ -20,12 +21,17 @@ struct ComputedThumbHash: Sendable {
 
 /// The work behind the endpoints and the CLI, independent of HTTP and storage: the cheap checks
 /// on source bytes, then the pipeline and the ThumbHash on a bounded worker pool.
-final class ArtworkProcessor: Sendable {
+///
+/// Public so that `artwork-bench` can measure the in-process ceiling of the upload path (the
+/// same work as `POST /v1/artwork`, without HTTP and storage).
+public final class ArtworkProcessor: Sendable {
   let pool: WorkerPool
   let maxSourceBytes: Int
   let limits: ImageLimits
 
-  init(pool: WorkerPool, maxSourceBytes: Int, maxPixels: Int) {
+  /// A processor running its image work on `pool`, refusing sources over `maxSourceBytes` bytes
+  /// or `maxPixels` decoded pixels (the service passes `ServiceConfig`'s values).
+  public init(pool: WorkerPool, maxSourceBytes: Int, maxPixels: Int) {
     self.pool = pool
     self.maxSourceBytes = maxSourceBytes
     self.limits = ImageLimits(maxPixels: maxPixels)
@@ -62,7 +68,7 @@ final class ArtworkProcessor: Sendable {
   }
 
   /// Renders and hashes `bytes` for `options`; the caller stores the result.
-  func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions)
+  public func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions)
     async throws(ArtworkError)
     -> CreatedArtwork
   {

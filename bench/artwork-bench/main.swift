@@ -1,0 +1,156 @@
+// artwork-bench: the loopback load generator and the in-process ceiling behind bench/*/run.sh.
+//
+//   artwork-bench load --port P [--method POST] [--path /v1/artwork?shape=poster]
+//       [--body FILE]... [--body-text TEXT] [--content-type TYPE] [--header 'Name: value']...
+//       [--concurrency 32] [--seconds 10] [--max-requests N]
+//   artwork-bench ceiling --body FILE... [--workers N] [--concurrency 32] [--seconds 10]
+//       [--max-requests N] [--shape poster] [--size 400]
+//
+// Each prints one JSON object on standard output: requests, failures, seconds, rate and (for
+// `load`) statuses and latency percentiles in milliseconds.
+import ArtworkService
+import Foundation
+
+/// Command-line options: `--name value` pairs, repeatable.
+struct Options {
+  var values: [String: [String]] = [:]
+
+  init(_ arguments: ArraySlice<String>) {
+    var iterator = arguments.makeIterator()
+    while let name = iterator.next() {
+      guard name.hasPrefix("--"), let value = iterator.next() else {
+        fail("expected --name value, got \(name)")
+      }
+      values[String(name.dropFirst(2)), default: []].append(value)
+    }
+  }
+
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+  func text(_ name: String, _ fallback: String) -> String { values[name]?.last ?? fallback }
+  func int(_ name: String, _ fallback: Int) -> Int {
+    guard let text = values[name]?.last else { return fallback }
+    guard let value = Int(text) else { fail("--\(name) needs an integer") }
+    return value
+  }
+  func double(_ name: String, _ fallback: Double) -> Double {
+    guard let text = values[name]?.last else { return fallback }
+    guard let value = Double(text) else { fail("--\(name) needs a number") }
+    return value
+  }
+}
+
+/// Prints `message` on standard error and exits with status 2.
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("artwork-bench: \(message)\n".utf8))
+  exit(2)
+}
+
+/// The bytes of each `--body` file.
+func bodies(_ options: Options) -> [[UInt8]] {
+  options.all("body").map { path in
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    return [UInt8](data)
+  }
+}
+
+/// Prints `fields` as one JSON object.
+func printJSON(_ fields: [(String, Any)]) {
+  let parts = fields.map { key, value -> String in
+    switch value {
+    case let number as Double: "\"\(key)\": \(String(format: "%.4f", number))"
+    case let number as Int: "\"\(key)\": \(number)"
+    default: "\"\(key)\": \"\(value)\""
+    }
+  }
+  print("{" + parts.joined(separator: ", ") + "}")
+}
+
+/// `load`: HTTP requests to the service (or any loopback server).
+func runLoad(_ options: Options) {
+  let method = options.text("method", "GET")
+  let path = options.text("path", "/")
+  let port = UInt16(options.int("port", 8080))
+  var payloads = bodies(options)
+  if let text = options.all("body-text").last { payloads.append(Array(text.utf8)) }
+  if payloads.isEmpty { payloads = [[]] }
+  let requests = payloads.map { body -> [UInt8] in
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+    for header in options.all("header") { head += header + "\r\n" }
+    if method != "GET" && method != "HEAD" {
+      head += "Content-Type: \(options.text("content-type", "application/octet-stream"))\r\n"
+      head += "Content-Length: \(body.count)\r\n"
+    }
+    head += "\r\n"
+    return Array(head.utf8) + body
+  }
+  let generator = LoadGenerator(
+    requests: requests, port: port, concurrency: options.int("concurrency", 32),
+    seconds: options.double("seconds", 10), maxRequests: options.int("max-requests", .max))
+  let report = generator.run()
+  let statuses = report.statuses.sorted { $0.key < $1.key }.map { "\($0.key)x\($0.value)" }
+  printJSON([
+    ("mode", "load"), ("requests", report.completed), ("failures", report.failures),
+    ("statuses", statuses.joined(separator: ",")), ("seconds", report.elapsed),
+    ("rate", report.rate), ("body_bytes", report.bodyBytes),
+    ("mb_per_s", Double(report.bodyBytes) / report.elapsed / 1e6),
+    ("p50_ms", report.percentile(0.5)), ("p90_ms", report.percentile(0.9)),
+    ("p99_ms", report.percentile(0.99)), ("max_ms", report.percentile(1)),
+  ])
+}
+
+/// `ceiling`: the upload path's work (validate, render, ThumbHash, content key) on a worker pool
+/// of the service's size, called directly: no HTTP, no storage.
+func runCeiling(_ options: Options) async {
+  Runtime.initialize()
+  let images = bodies(options)
+  guard !images.isEmpty else { fail("ceiling needs --body FILE") }
+  let workers = options.int("workers", ProcessInfo.processInfo.activeProcessorCount)
+  let concurrency = options.int("concurrency", 32)
+  let seconds = options.double("seconds", 10)
+  let maxRequests = options.int("max-requests", .max)
+  guard let shape = Shape(rawValue: options.text("shape", "poster")) else { fail("bad --shape") }
+  let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400))
+  // Same pool and limits as the service's defaults (ARTWORK_QUEUE=64, 2 MB, 40 MP).
+  let processor = ArtworkProcessor(
+    pool: WorkerPool(workers: workers, queueLimit: 64), maxSourceBytes: 2_000_000,
+    maxPixels: 40_000_000)
+  let counter = Counter()
+  let start = ContinuousClock.now
+  let deadline = start + .seconds(seconds)
+  let failures = await withTaskGroup(of: Int.self) { group in
+    for _ in 0..<concurrency {
+      group.addTask {
+        var failures = 0
+        while ContinuousClock.now < deadline {
+          let number = counter.next()
+          guard number < maxRequests else { break }
+          do {
+            _ = try await processor.render(
+              images[number % images.count], declaredType: "image/jpeg", options: artworkOptions)
+          } catch {
+            failures += 1
+          }
+        }
+        return failures
+      }
+    }
+    return await group.reduce(0, +)
+  }
+  let elapsed = start.duration(to: .now)
+  let elapsedSeconds =
+    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  let completed = min(counter.value, maxRequests) - failures
+  printJSON([
+    ("mode", "ceiling"), ("requests", completed), ("failures", failures),
+    ("seconds", elapsedSeconds), ("rate", Double(completed) / elapsedSeconds),
+    ("workers", workers),
+  ])
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "load": runLoad(Options(arguments.dropFirst()))
+case "ceiling": await runCeiling(Options(arguments.dropFirst()))
+default:
+  fail("usage: artwork-bench load|ceiling --name value ... (see bench/artwork-bench/main.swift)")
+}

@@ -1,0 +1,89 @@
+# Shared helpers for bench/*/run.sh (sourced, not run). Every process a script starts is
+# recorded with `track PID` and stopped by `cleanup` on exit (the scripts set the trap).
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PIDS=()
+WORK=$(mktemp -d /tmp/artwork-bench.XXXXXX)
+
+track() { PIDS+=("$1"); }
+
+# Stops every tracked process (TERM, then KILL after 5 s) and removes the scratch directory.
+cleanup() {
+  local pid waited
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do
+    waited=0
+    while kill -0 "$pid" 2>/dev/null && [ $waited -lt 50 ]; do sleep 0.1; waited=$((waited + 1)); done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  rm -rf "$WORK"
+}
+
+# A free loopback TCP port (the kernel's choice).
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Waits up to 30 s for URL to answer 200.
+wait_http() {
+  local i
+  for i in $(seq 300); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ]; then return 0; fi
+    sleep 0.1
+  done
+  echo "timed out waiting for $1" >&2
+  return 1
+}
+
+# Release builds of the service and the load generator.
+build_release() {
+  (cd "$ROOT" && swift build -c release --product artwork 2>&1 | grep -v 'prohibited flag' | tail -1 \
+    && swift build -c release --product artwork-bench 2>&1 | grep -v 'prohibited flag' | tail -1)
+  ARTWORK="$ROOT/.build/release/artwork"
+  BENCH="$ROOT/.build/release/artwork-bench"
+}
+
+# 1-2 MB JPEG photos derived deterministically from testimages/photo-large.jpg (libvips).
+make_photos() {
+  PHOTOS="$ROOT/bench/out/photos"
+  mkdir -p "$PHOTOS"
+  local src="$ROOT/testimages/photo-large.jpg"
+  [ -s "$PHOTOS/p0.jpg" ] || vips copy "$src" "$PHOTOS/p0.jpg[Q=95]"
+  [ -s "$PHOTOS/p1.jpg" ] || vips flip "$src" "$PHOTOS/p1.jpg[Q=96]" horizontal
+  [ -s "$PHOTOS/p2.jpg" ] || vips flip "$src" "$PHOTOS/p2.jpg[Q=96]" vertical
+  [ -s "$PHOTOS/p3.jpg" ] || vips rot "$src" "$PHOTOS/p3.jpg[Q=97]" d180
+  [ -s "$PHOTOS/p4.jpg" ] || vips rot "$src" "$PHOTOS/p4.jpg[Q=98]" d90
+  PHOTO_ARGS=()
+  local f
+  for f in "$PHOTOS"/p?.jpg; do PHOTO_ARGS+=(--body "$f"); done
+}
+
+# Starts `artwork serve` on a free port with extra VAR=value arguments; sets SERVICE_PID, PORT.
+start_service() {
+  PORT=$(free_port)
+  env ARTWORK_LISTEN="127.0.0.1:$PORT" ARTWORK_PUBLIC_URL="http://127.0.0.1:$PORT" \
+    ARTWORK_LOG_LEVEL=warn "$@" "$ARTWORK" serve 2>>"$WORK/service.log" &
+  SERVICE_PID=$!
+  track "$SERVICE_PID"
+  wait_http "http://127.0.0.1:$PORT/healthz"
+}
+
+# Stops the service started last and waits for it.
+stop_service() {
+  kill -TERM "$SERVICE_PID" 2>/dev/null || true
+  wait "$SERVICE_PID" 2>/dev/null || true
+}
+
+# Prints VmHWM and VmRSS of PID in MB.
+memory_of() {
+  awk '/^VmHWM|^VmRSS/ { printf "%s %.1f MB  ", $1, $2 / 1024 } END { print "" }' "/proc/$1/status"
+}
+
+# JSON field NAME of the one-line JSON object in $2.
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[2])[sys.argv[1]])' "$1" "$2"; }
+
+# CPU time (user + system) PID has used so far, in milliseconds.
+cpu_ms() {
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%d\n", ($12 + $13) * 1000 / hz }' \
+    "/proc/$1/stat"
+}
