@@ -8,7 +8,9 @@ import Foundation
 extension LoopbackHTTPClient {
   static func connect(host: String, port: Int, timeout: Duration) throws -> Int32 {
     let isV6 = host.contains(":")
-    let socket = Glibc.socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    // NOTE: close-on-exec, or a child process some other test spawns keeps this connection open.
+    let socket = Glibc.socket(
+      isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { throw LoopbackHTTPError.connectFailed(errno: errno) }
     var result: Int32
     if isV6 {

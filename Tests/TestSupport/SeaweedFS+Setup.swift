@@ -68,7 +68,7 @@ extension SeaweedFS {
   }
 
   private static func isFree(_ port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }
     var address = loopback(port)
@@ -92,7 +92,7 @@ extension SeaweedFS {
   static func request(_ method: String, port: Int, path: String) throws -> (
     status: Int, body: String
   ) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SeaweedFSError("socket() failed") }
     defer { close(fd) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
