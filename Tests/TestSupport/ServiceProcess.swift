@@ -28,8 +28,8 @@ public final class ServiceProcess: Sendable {
     let folder = FileManager.default.temporaryDirectory
     outputURL = folder.appendingPathComponent("artwork-out-\(UUID().uuidString)")
     errorURL = folder.appendingPathComponent("artwork-err-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
     let process = Process()
     process.executableURL = Self.executable
     process.arguments = arguments

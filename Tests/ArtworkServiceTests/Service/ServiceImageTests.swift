@@ -62,7 +62,6 @@ import Testing
         "/v1/images/../etc/passwd",
         "/v1/images/..%2F..%2Fetc%2Fpasswd",
         "/v1/images/%2e%2e%2fobjects",
-        "/v1/images/\(hex).jpg%00",
         "/v1/images/",
       ]
       for target in targets {
@@ -70,6 +69,8 @@ import Testing
         expectProblem(response, 404)
         #expect(!response.text.contains("root:"), "\(target)")
       }
+      // A NUL escape is refused by the HTTP layer for every route, as a malformed target.
+      expectProblem(try await service.get("/v1/images/\(hex).jpg%00"), 400)
       let missingHead = try await service.send(
         LoopbackHTTPRequest("GET", "/v1/images/\(unknown).jpg", headers: [("If-None-Match", "*")]))
       expectProblem(missingHead, 404)
