@@ -74,6 +74,12 @@ import Testing
       let missingHead = try await service.send(
         LoopbackHTTPRequest("GET", "/v1/images/\(unknown).jpg", headers: [("If-None-Match", "*")]))
       expectProblem(missingHead, 404)
+      let client = try await LoopbackHTTPClient(port: service.port)
+      defer { client.close() }
+      try await client.sendRaw(
+        Array("HEAD /v1/images/\(unknown).jpg HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+      let headMissing = try await client.readResponse(forHead: true)
+      #expect(headMissing.status == 404 && headMissing.body.isEmpty)
     }
   }
 }

@@ -30,6 +30,23 @@ import Testing
           body: .repeating(0x41, count: 40_000_000)))
       expectProblem(big, 401)
       #expect(big.answeredBeforeBodyWasSent)
+      #expect(big.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+      // With `Expect: 100-continue` the client never has to send the body at all.
+      let expecting = try await service.send(
+        LoopbackHTTPRequest(
+          "POST", "/v1/artwork",
+          headers: [("Content-Type", "image/jpeg"), ("Expect", "100-continue")],
+          body: .bytes(image)))
+      expectProblem(expecting, 401)
+      #expect(expecting.bodyBytesWritten == 0)
+      // Authorised, the size check comes next: before the declared type is looked at.
+      let authorised = [("Authorization", "Bearer \(Self.token)")]
+      let tooBig = try await service.send(
+        LoopbackHTTPRequest(
+          "POST", "/v1/artwork", headers: [("Content-Type", "text/plain")] + authorised,
+          body: .repeating(0x41, count: 60_000_000)))
+      expectProblem(tooBig, 413)
+      #expect(tooBig.answeredBeforeBodyWasSent)
       expectProblem(
         try await service.uploadRaw(image, type: "image/jpeg", path: "/v1/thumbhash"), 401)
       #expect(service.objectFiles().isEmpty)
