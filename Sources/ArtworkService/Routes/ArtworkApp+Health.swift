@@ -13,6 +13,7 @@ extension ArtworkApp {
 
   /// `GET /metrics`: Prometheus text exposition.
   func metricsResponse() -> HTTPResponse {
+    metrics.update(pool: processor.pool.stats)
     var headers = HTTPHeaders()
     headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
     headers.set("Cache-Control", "no-store")
