@@ -73,6 +73,8 @@ import Testing
         await busy.wait()
         let health = try await service.get("/healthz")
         events.withLock { $0.append("healthz \(health.status)") }
+        let load = try await service.get("/metrics").text
+        events.withLock { $0.append("metrics") }
         let responses = try await uploads.value
 
         #expect(health.status == 200)
@@ -85,10 +87,23 @@ import Testing
         #expect(responses.contains { $0.status == 201 })
         #expect(responses.allSatisfy { $0.status == 201 || $0.status == 503 })
         let log = events.withLock { $0 }
-        let healthIndex = log.firstIndex(of: "healthz 200") ?? log.count
-        observed = log[healthIndex...].contains("upload 201")
+        let metricsIndex = log.firstIndex(of: "metrics") ?? log.count
+        observed = log[metricsIndex...].contains("upload 201")
+        if observed {
+          // Read while the accepted render was running: the gauge saw the busy worker.
+          #expect(load.split(separator: "\n").contains("artwork_workers_busy 1"), "\(load)")
+        }
       }
-      #expect(observed, "no upload was still in flight when /healthz answered")
+      #expect(observed, "no upload was still in flight when /healthz and /metrics answered")
+
+      // The refusals are counted, and the pool's gauges are exported (idle again by now).
+      let metrics = try await service.get("/metrics").text
+      let lines = metrics.split(separator: "\n").map(String.init)
+      let rejections = lines.first { $0.hasPrefix("artwork_queue_rejections_total ") }
+      let count = rejections.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+      #expect(count >= 1, "\(metrics)")
+      #expect(lines.contains("artwork_workers_busy 0"), "\(metrics)")
+      #expect(lines.contains("artwork_queue_waiting 0"), "\(metrics)")
     }
   }
 }

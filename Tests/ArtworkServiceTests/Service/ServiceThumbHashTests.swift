@@ -88,7 +88,7 @@ import ThumbHashCodec
       #expect(metrics.status == 200)
       #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
       let counters = metrics.text.split(separator: "\n").filter {
-        !$0.hasPrefix("#") && $0.contains("_total") && $0.contains("201")
+        $0.hasPrefix("artwork_http_requests_total{") && $0.contains("status=\"201\"")
       }
       #expect(!counters.isEmpty, "\(metrics.text)")
 
