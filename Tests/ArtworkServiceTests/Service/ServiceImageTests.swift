@@ -21,17 +21,17 @@ import Testing
       #expect(got.header("Cache-Control") == "public, max-age=31536000, immutable")
       #expect(got.header("X-Content-Type-Options") == "nosniff")
 
-      let client = try await LoopbackHTTPClient(port: service.port)
-      defer { client.close() }
-      try await client.sendRaw(Array("HEAD \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-      let head = try await client.readResponse(forHead: true)
+      let (head, again) = try await ServiceHarness.exchange(port: service.port) { client in
+        try await client.sendRaw(Array("HEAD \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let head = try await client.readResponse(forHead: true)
+        // The connection stays usable: HEAD sent no body bytes to confuse the next read.
+        return (head, try await client.send(LoopbackHTTPRequest("GET", path)))
+      }
       #expect(head.status == 200)
       #expect(head.body.isEmpty)
       #expect(head.header("Content-Length") == "\(got.body.count)")
       #expect(head.header("Content-Type") == "image/jpeg")
       #expect(head.header("ETag") == "\"\(hex)\"")
-      // The connection is still usable: HEAD sent no body bytes that would confuse the next read.
-      let again = try await client.send(LoopbackHTTPRequest("GET", path))
       #expect(again.body == got.body)
 
       for tag in ["\"\(hex)\"", "W/\"\(hex)\"", "\"other\", \"\(hex)\"", "*"] {
@@ -74,11 +74,11 @@ import Testing
       let missingHead = try await service.send(
         LoopbackHTTPRequest("GET", "/v1/images/\(unknown).jpg", headers: [("If-None-Match", "*")]))
       expectProblem(missingHead, 404)
-      let client = try await LoopbackHTTPClient(port: service.port)
-      defer { client.close() }
-      try await client.sendRaw(
-        Array("HEAD /v1/images/\(unknown).jpg HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-      let headMissing = try await client.readResponse(forHead: true)
+      let headMissing = try await ServiceHarness.exchange(port: service.port) { client in
+        try await client.sendRaw(
+          Array("HEAD /v1/images/\(unknown).jpg HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        return try await client.readResponse(forHead: true)
+      }
       #expect(headMissing.status == 404 && headMissing.body.isEmpty)
     }
   }
