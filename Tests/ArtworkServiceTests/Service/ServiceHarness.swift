@@ -50,29 +50,14 @@ struct ServiceHarness: Sendable {
     try await Self.exchange(port: port, timeout: timeout) { try await $0.send(request) }
   }
 
-  /// Runs `body` on a fresh connection to `port`.
-  ///
-  /// NOTE: between the connect and the first request the test task awaits, and when other tests
-  /// block the cooperative pool it can resume only after the server's idle timeout (30 s) closed
-  /// the still-unused connection, as it should. Only then, and only once, it reconnects.
+  /// Runs `body` on a fresh connection to `port`, closing it afterwards.
   static func exchange<T: Sendable>(
     port: Int, timeout: Duration = .seconds(120),
     _ body: (LoopbackHTTPClient) async throws -> T
   ) async throws -> T {
-    var attempt = 0
-    while true {
-      attempt += 1
-      let client = try await LoopbackHTTPClient(port: port, timeout: timeout)
-      let connected = ContinuousClock.now
-      defer { client.close() }
-      do {
-        return try await body(client)
-      } catch LoopbackHTTPError.connectionClosed
-        where attempt == 1 && ContinuousClock.now - connected > .seconds(29)
-      {
-        continue
-      }
-    }
+    let client = try await LoopbackHTTPClient(port: port, timeout: timeout)
+    defer { client.close() }
+    return try await body(client)
   }
 
   /// `GET path`.
