@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +11,8 @@ import Foundation
 /// Output goes to temporary files rather than pipes, so a chatty child never blocks on a full
 /// pipe and a test can read what was written so far while the child still runs.
 public final class ServiceProcess: Sendable {
-  private let process: SendableProcess
+  private let child: pid_t
+  private let status = Mutex<Int32?>(nil)
   private let outputURL: URL
   private let errorURL: URL
 
@@ -24,35 +26,65 @@ public final class ServiceProcess: Sendable {
   }()
 
   /// Starts `artwork arguments...` with exactly `environment` (nothing inherited).
+  ///
+  /// NOTE: the child gets standard input, output and error and no other descriptor. Test
+  /// sockets are not close-on-exec, and a child holding copies of other tests' connections
+  /// broke those tests when the whole module ran in parallel; `Foundation.Process` passes them on.
   public init(_ arguments: [String], environment: [String: String] = [:]) throws {
     let folder = FileManager.default.temporaryDirectory
     outputURL = folder.appendingPathComponent("artwork-out-\(UUID().uuidString)")
     errorURL = folder.appendingPathComponent("artwork-err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = arguments
-    process.environment = environment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: outputURL)
-    process.standardError = try FileHandle(forWritingTo: errorURL)
-    try process.run()
-    self.process = SendableProcess(process)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let flags = O_WRONLY | O_CREAT | O_TRUNC
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, flags, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, flags, 0o600)
+    guard Self.addCloseFrom(&actions, 3) == 0 else {
+      throw ServiceProcessError.spawnFailed(errno: EINVAL)
+    }
+    let argv = [Self.executable.path] + arguments
+    let envp = environment.map { "\($0.key)=\($0.value)" }
+    var pid: pid_t = 0
+    let result = withCStrings(argv) { argvPointers in
+      withCStrings(envp) { envPointers in
+        posix_spawn(&pid, Self.executable.path, &actions, nil, argvPointers, envPointers)
+      }
+    }
+    guard result == 0 else { throw ServiceProcessError.spawnFailed(errno: result) }
+    child = pid
   }
 
+  /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Glibc module does not
+  /// import: found at run time.
+  private static let addCloseFrom:
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+      guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+        fatalError("glibc without posix_spawn_file_actions_addclosefrom_np")
+      }
+      return unsafeBitCast(
+        symbol,
+        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
+          .self)
+    }()
+
   deinit {
-    if process.value.isRunning { process.value.terminate() }
+    if status.withLock({ $0 }) == nil {
+      _ = kill(child, SIGKILL)
+      var raw: Int32 = 0
+      _ = waitpid(child, &raw, 0)
+    }
     try? FileManager.default.removeItem(at: outputURL)
     try? FileManager.default.removeItem(at: errorURL)
   }
 
   /// The child's process id.
-  public var pid: Int32 { process.value.processIdentifier }
+  public var pid: Int32 { child }
 
   /// Sends `signal` (e.g. `SIGTERM`) to the child.
   public func send(signal: Int32) {
-    _ = kill(process.value.processIdentifier, signal)
+    _ = kill(child, signal)
   }
 
   /// Everything the child wrote to standard output so far.
@@ -61,15 +93,27 @@ public final class ServiceProcess: Sendable {
   /// Everything the child wrote to standard error so far.
   public var errorOutput: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
 
-  /// The exit status once the child exits, or nil if it still runs after `timeout` (a bound
-  /// against hangs, not a speed assertion).
+  /// The exit status once the child exits (128 + signal when a signal ended it), or nil if it
+  /// still runs after `timeout` (a bound against hangs, not a speed assertion).
   public func exitStatus(within timeout: Duration = .seconds(60)) async -> Int32? {
     let deadline = ContinuousClock.now + timeout
-    while process.value.isRunning {
+    while true {
+      if let known = reap() { return known }
       guard ContinuousClock.now < deadline else { return nil }
       try? await Task.sleep(for: .milliseconds(20))
     }
-    return process.value.terminationStatus
+  }
+
+  /// Collects the child's status without blocking; nil while it runs.
+  private func reap() -> Int32? {
+    status.withLock { status in
+      if let status { return status }
+      var raw: Int32 = 0
+      guard waitpid(child, &raw, WNOHANG) == child else { return nil }
+      // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+      status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+      return status
+    }
   }
 
   /// Runs `artwork arguments...` to completion: its exit status, standard output and error.
@@ -101,9 +145,16 @@ public final class ServiceProcess: Sendable {
   }
 }
 
-/// NOTE: `Process` is not `Sendable` on Linux; this wrapper is only read after `run()`, and
-/// `isRunning`, `terminationStatus` and `terminate()` are safe to call from any thread.
-private final class SendableProcess: @unchecked Sendable {
-  let value: Process
-  init(_ value: Process) { self.value = value }
+/// Why a `ServiceProcess` could not start.
+public enum ServiceProcessError: Error, Equatable {
+  case spawnFailed(errno: Int32)
+}
+
+/// Runs `body` with a NULL-terminated array of C strings for `strings`.
+private func withCStrings<R>(
+  _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
+) -> R {
+  let pointers = strings.map { strdup($0) } + [nil]
+  defer { for pointer in pointers { free(pointer) } }
+  return body(pointers)
 }
