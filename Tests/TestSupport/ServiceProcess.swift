@@ -28,8 +28,9 @@ public final class ServiceProcess: Sendable {
   /// Starts `artwork arguments...` with exactly `environment` (nothing inherited).
   ///
   /// NOTE: the child gets standard input, output and error and no other descriptor. Test
-  /// sockets are not close-on-exec, and a child holding copies of other tests' connections
-  /// broke those tests when the whole module ran in parallel; `Foundation.Process` passes them on.
+  /// sockets are not close-on-exec; while children spawned with `Foundation.Process` (which passes
+  /// them on) ran, other tests' loopback connections were closed early in full-module runs. The
+  /// exact mechanism is not understood; closing everything else in the child made it go away.
   public init(_ arguments: [String], environment: [String: String] = [:]) throws {
     let folder = FileManager.default.temporaryDirectory
     outputURL = folder.appendingPathComponent("artwork-out-\(UUID().uuidString)")
