@@ -78,6 +78,8 @@ public final class ArtworkApp: Sendable {
       return try await body()
     } catch {
       log(error, request: request.head)
+      // `.busy` only ever comes from a full worker or fetch queue refusing the job.
+      if error.kind == .busy { metrics.recordQueueRejection() }
       return error.problemResponse(requestID: request.head.id)
     }
   }

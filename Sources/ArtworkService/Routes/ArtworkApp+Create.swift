@@ -1,10 +1,20 @@
 import HTTP
 
 extension ArtworkApp {
-  /// Checks that need only the request head, run before any body byte is read: auth, then the
-  /// declared body type (the body-size limit is enforced by the HTTP layer at the same point).
+  /// Checks that need only the request head, run before any body byte is read, in the order of
+  /// the API: auth, then the declared body size, then the declared body type. (The HTTP layer
+  /// also enforces the size limit after this, and while a body without a length arrives.)
   func preflightUpload(_ head: HTTPRequestHead) -> HTTPResponse? {
     if let error = authenticator.check(authorization: head.headers["Authorization"]) {
+      log(error, request: head)
+      return error.problemResponse(requestID: head.id)
+    }
+    if let declared = head.headers["Content-Length"].flatMap({ Int($0) }),
+      declared > maxUploadBodyBytes
+    {
+      let error = ArtworkError(
+        .payloadTooLarge,
+        "The request body is \(declared) bytes; the limit is \(maxUploadBodyBytes) bytes.")
       log(error, request: head)
       return error.problemResponse(requestID: head.id)
     }

@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+import ThumbHashCodec
+
+@testable import ArtworkService
+
+/// `POST /v1/thumbhash` and `GET /v1/thumbhash/{hash}.png`.
+@Suite struct ServiceThumbHashTests {
+  @Test func hashesAnUploadAndStoresNothing() async throws {
+    try await ServiceHarness.run { service in
+      let source = Fixtures.bytes("chelsea.png")
+      let multipart = try await service.upload(source, type: "image/png", path: "/v1/thumbhash")
+      #expect(multipart.status == 200, "\(multipart.text)")
+      let answer = multipart.object
+      let hash = try #require(answer["thumbhash"] as? String)
+      #expect(answer["width"] as? Int == 451)
+      #expect(answer["height"] as? Int == 300)
+      #expect((answer["average_color"] as? String)?.hasPrefix("#") == true)
+      let ratio = try #require(answer["aspect_ratio"] as? Double)
+      #expect(abs(ratio - 451.0 / 300.0) < 0.2)
+      let positions = multipart.positions(of: [
+        "thumbhash", "width", "height", "average_color", "aspect_ratio",
+      ])
+      #expect(!positions.contains(-1) && positions == positions.sorted())
+
+      // The same hash the pipeline computes from the source, whichever way it is sent.
+      let pixels = try ImagePipeline.thumbnailPixels(source).pixels
+      let expected = try ThumbHash.encode(
+        width: pixels.width, height: pixels.height, rgba: pixels.rgba)
+      #expect(hash == ThumbHashBase64.encode(expected))
+      let raw = try await service.uploadRaw(source, type: "image/png", path: "/v1/thumbhash")
+      #expect(raw.status == 200 && raw.object["thumbhash"] as? String == hash)
+
+      #expect(service.objectFiles().isEmpty)
+      let options = try await service.upload(
+        source, type: "image/png", fields: [("size", "64")], path: "/v1/thumbhash")
+      expectProblem(options, 400)
+    }
+  }
+
+  /// A hash from the encoder decodes to a PNG of the size it encodes, in each spelling.
+  @Test func decodesAHashToAPNG() async throws {
+    try await ServiceHarness.run { service in
+      // A hash whose base64 has both a `+` and a `/`, so every spelling is exercised.
+      var found: (bytes: [UInt8], text: String)?
+      for seed in 0..<200 where found == nil {
+        var rgba: [UInt8] = []
+        for index in 0..<(16 * 12) {
+          let value = (index * 37 + seed * 101) % 256
+          rgba += [UInt8(value), UInt8((value * 3) % 256), UInt8(255 - value), 255]
+        }
+        let hash = try ThumbHash.encode(width: 16, height: 12, rgba: rgba)
+        let text = ThumbHashBase64.encode(hash)
+        if text.contains("+"), text.contains("/") { found = (hash, text) }
+      }
+      let (hash, text) = try #require(found)
+      let image = try ThumbHash.decode(hash)
+      let spellings = [
+        text.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "+", with: "%2B"),
+        text.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-"),
+        text.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-")
+          .replacingOccurrences(of: "=", with: ""),
+      ]
+      for spelling in spellings {
+        let response = try await service.get("/v1/thumbhash/\(spelling).png")
+        #expect(response.status == 200, "\(spelling): \(response.text)")
+        #expect(response.header("Content-Type") == "image/png")
+        let info = try ImagePipeline.inspect(response.body)
+        #expect(info.format == .png, "\(spelling)")
+        #expect(info.width == image.width && info.height == image.height, "\(spelling)")
+      }
+      for bad in ["AAAA", "!!!!", "x", String(repeating: "A", count: 400)] {
+        expectProblem(try await service.get("/v1/thumbhash/\(bad).png"), 400)
+      }
+    }
+  }
+
+  /// Health, readiness (including storage that broke after start) and metrics.
+  @Test func healthReadinessAndMetrics() async throws {
+    try await ServiceHarness.run { service in
+      let health = try await service.get("/healthz")
+      #expect(health.status == 200)
+      #expect(try await service.get("/readyz").status == 200)
+      _ = try await service.upload(Fixtures.bytes("coffee.jpg"), fields: [("size", "64")])
+
+      let metrics = try await service.get("/metrics")
+      #expect(metrics.status == 200)
+      #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
+      let counters = metrics.text.split(separator: "\n").filter {
+        $0.hasPrefix("artwork_http_requests_total{") && $0.contains("status=\"201\"")
+      }
+      #expect(!counters.isEmpty, "\(metrics.text)")
+
+      // Storage replaced by a plain file: not ready, but still alive.
+      try FileManager.default.removeItem(at: service.storage)
+      #expect(
+        FileManager.default.createFile(atPath: service.storage.path, contents: Data("x".utf8)))
+      let broken = try await service.get("/readyz")
+      expectProblem(broken, 503)
+      #expect(broken.header("Retry-After") != nil)
+      #expect(try await service.get("/healthz").status == 200)
+    }
+  }
+}
