@@ -78,8 +78,6 @@ public final class ArtworkApp: Sendable {
       return try await body()
     } catch {
       log(error, request: request.head)
-      // `.busy` only ever comes from a full worker or fetch queue refusing the job.
-      if error.kind == .busy { metrics.recordQueueRejection() }
       return error.problemResponse(requestID: request.head.id)
     }
   }
@@ -91,6 +89,7 @@ public final class ArtworkApp: Sendable {
       "kind": .string(error.kind.rawValue), "detail": .string(error.detail),
     ]
     if let internalDetail = error.internalDetail { fields["internal"] = .string(internalDetail) }
+    // `.busy` only ever comes from a full worker or fetch queue refusing the job.
     if error.kind == .busy { metrics.recordQueueRejection() }
     if error.isServerError {
       logger.error("request failed", fields)
