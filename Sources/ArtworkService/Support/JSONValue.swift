@@ -60,23 +60,46 @@ enum JSONValue: Sendable, Equatable {
     }
   }
 
+  /// Writes `s` as a JSON string literal: quotes, backslashes and control characters escaped,
+  /// and U+2028/U+2029 too (valid JSON, but they end lines for JavaScript readers of logs).
   private static func writeString(_ s: String, into out: inout [UInt8]) {
-    let hex = Array("0123456789abcdef".utf8)
     out.append(UInt8(ascii: "\""))
-    for byte in s.utf8 {
+    // Most strings (URLs, hashes, names) need no escaping: copy them whole.
+    let plain = !s.utf8.contains { byte in
+      byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2
+    }
+    if plain {
+      out.append(contentsOf: s.utf8)
+    } else {
+      writeEscaped(Array(s.utf8), into: &out)
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  private static func writeEscaped(_ bytes: [UInt8], into out: inout [UInt8]) {
+    let hex = Array("0123456789abcdef".utf8)
+    func unicodeEscape(_ value: Int) {
+      out.append(contentsOf: Array("\\u".utf8))
+      for shift in [12, 8, 4, 0] { out.append(hex[(value >> shift) & 0xF]) }
+    }
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
       switch byte {
-      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+      case 0x22: out.append(contentsOf: [0x5C, 0x22])
+      case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
       case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
       case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
       case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0..<0x20:
-        out.append(contentsOf: Array("\\u00".utf8))
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0xF)])
+      case 0..<0x20, 0x7F: unicodeEscape(Int(byte))
+      case 0xE2
+      where index + 2 < bytes.count && bytes[index + 1] == 0x80
+        && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+        unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+        index += 2
       default: out.append(byte)
       }
+      index += 1
     }
-    out.append(UInt8(ascii: "\""))
   }
 }

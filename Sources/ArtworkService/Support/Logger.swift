@@ -70,17 +70,15 @@ public struct Logger: Sendable {
   static func line(
     level: LogLevel, message: String, fields: [String: LogValue], time: timespec
   ) -> String {
-    var out = "{\"ts\":\"\(timestamp(time))\",\"level\":\"\(level.rawValue)\",\"msg\":"
-    JSONWriter.appendString(message, to: &out)
+    var members: [(String, JSONValue)] = [
+      ("ts", .string(timestamp(time))), ("level", .string(level.rawValue)),
+      ("msg", .string(message)),
+    ]
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-      out += ","
       let reserved = key == "ts" || key == "level" || key == "msg"
-      JSONWriter.appendString(reserved ? "_" + key : key, to: &out)
-      out += ":"
-      JSONWriter.append(value, to: &out)
+      members.append((reserved ? "_" + key : key, JSONValue(value)))
     }
-    out += "}\n"
-    return out
+    return JSONValue.object(members).text + "\n"
   }
 
   static func now() -> timespec {
