@@ -1,0 +1,66 @@
+// The JSON bodies of successful answers, in the documented key order.
+
+extension ArtworkApp {
+  /// The answer for created artwork; its first three keys merge into an activity's content.
+  /// `location` is the hosted URL (service) or a file path (CLI `process`).
+  static func artworkJSON(_ answer: CachedArtwork, location: String, sourceURL: String?)
+    -> JSONValue
+  {
+    .object([
+      ("image_url", .string(location)),
+      ("image_shape", .string(answer.shape)),
+      ("image_thumbhash", .string(answer.thumbHash)),
+      ("width", .int(answer.width)),
+      ("height", .int(answer.height)),
+      ("format", .string(answer.format)),
+      ("bytes", .int(answer.bytes)),
+      ("average_color", .string(answer.averageColor)),
+      ("source", sourceJSON(answer.source, url: sourceURL)),
+    ])
+  }
+
+  static func thumbHashJSON(_ answer: CachedThumbHash, sourceURL: String?) -> JSONValue {
+    .object([
+      ("thumbhash", .string(answer.thumbHash)),
+      ("width", .int(answer.source.width)),
+      ("height", .int(answer.source.height)),
+      ("average_color", .string(answer.averageColor)),
+      ("aspect_ratio", .double(answer.aspectRatio)),
+      ("source", sourceJSON(answer.source, url: sourceURL)),
+    ])
+  }
+
+  static func sourceJSON(_ source: CachedSource, url: String?) -> JSONValue {
+    var members: [(String, JSONValue)] = []
+    if let url { members.append(("url", .string(url))) }
+    members += [
+      ("format", .string(source.format)),
+      ("width", .int(source.width)),
+      ("height", .int(source.height)),
+      ("bytes", .int(source.bytes)),
+    ]
+    return .object(members)
+  }
+
+  static func reportJSON(_ report: ReachabilityReport) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("url", .string(report.url)),
+      ("ok", .bool(report.ok)),
+      (
+        "checks",
+        .array(
+          report.checks.map { check in
+            .object([
+              ("name", .string(check.name)), ("ok", .bool(check.ok)),
+              ("reason", .string(check.reason)),
+            ])
+          })
+      ),
+      ("advice", .array(report.advice.map { .string($0) })),
+    ]
+    if let format = report.format { members.append(("format", .string(format))) }
+    if let width = report.width { members.append(("width", .int(width))) }
+    if let height = report.height { members.append(("height", .int(height))) }
+    return .object(members)
+  }
+}

@@ -1,0 +1,13 @@
+import HTTP
+
+extension ArtworkApp {
+  /// `POST /v1/check`: would a phone load this URL? One verdict per rule, then advice.
+  func checkURL(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+    let parsed = try ArtworkRequest.parse(request)
+    guard case .url(let url) = parsed.source, parsed.fields.isEmpty else {
+      throw ArtworkError(.badRequest, "Send JSON {\"url\": \"https://...\"} and nothing else.")
+    }
+    let report = try await sources.reachability.check(url)
+    return JSONResponse.make(200, ArtworkApp.reportJSON(report))
+  }
+}
