@@ -27,8 +27,10 @@ extension ArtworkApp {
       throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
     }
     headers.set("Content-Type", key.format.contentType)
-    return HTTPResponse(
-      status: 200, headers: headers, body: .stream(length: object.length, next: object.next))
+    // Small objects arrive whole with the first read: answer them in one piece.
+    let body: HTTPBody =
+      object.complete.map { .bytes($0) } ?? .stream(length: object.length, next: object.next)
+    return HTTPResponse(status: 200, headers: headers, body: body)
   }
 
   /// Whether an `If-None-Match` value matches `etag` (weak comparison, RFC 9110 13.1.2).

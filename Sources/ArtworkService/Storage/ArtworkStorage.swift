@@ -95,10 +95,20 @@ public protocol ArtworkStorage: Sendable {
 public struct ObjectStream: Sendable {
   public var length: Int
   public var next: @Sendable () async throws -> [UInt8]?
+  /// The whole object, when the first read already brought all of it: it can then be answered
+  /// in one piece, without reading chunk by chunk.
+  public var complete: [UInt8]?
 
   public init(length: Int, next: @escaping @Sendable () async throws -> [UInt8]?) {
     self.length = length
     self.next = next
+  }
+
+  /// An object read whole.
+  public init(bytes: [UInt8]) {
+    let chunk = OneShot(bytes)
+    self.init(length: bytes.count) { chunk.take() }
+    complete = bytes
   }
 }
 
@@ -106,8 +116,7 @@ extension ArtworkStorage {
   /// Default: the whole object as one chunk (objects are at most 2 MB).
   public func stream(_ key: ArtworkKey) async throws(ArtworkError) -> ObjectStream? {
     guard let object = try await get(key) else { return nil }
-    let chunk = OneShot(object.bytes)
-    return ObjectStream(length: object.bytes.count) { chunk.take() }
+    return ObjectStream(bytes: object.bytes)
   }
 }
 

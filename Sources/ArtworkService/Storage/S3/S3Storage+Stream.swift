@@ -41,6 +41,7 @@ extension S3Storage {
       throw failure(first, operation)
     }
     await refreshIfStale(key, response: first)
+    if first.status != 416, first.body.count == length { return ObjectStream(bytes: first.body) }
     let cursor = StreamCursor(
       firstChunk: first.status == 416 ? [] : first.body, length: length)
     let next: @Sendable () async throws -> [UInt8]? = { [self] in
