@@ -12,6 +12,7 @@ public final class ArtworkApp: Sendable {
   let sources: SourceResolver
   let artworkCache: SourceCache<CachedArtwork>
   let thumbHashCache: SourceCache<CachedThumbHash>
+  let hotImages: HotImageCache
 
   /// Builds storage, the worker pool and the fetcher from `config`.
   public init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
@@ -24,6 +25,7 @@ public final class ArtworkApp: Sendable {
       pool: pool, maxSourceBytes: config.maxSourceBytes,
       maxPixels: config.maxPixels)
     self.authenticator = Authenticator(tokens: config.apiTokens)
+    self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
     let fetchPool = FetchPool(threads: 16, queueLimit: 256)
     self.sources = try SourceResolver(config: config, pool: fetchPool)

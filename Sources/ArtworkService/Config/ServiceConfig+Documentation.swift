@@ -74,6 +74,10 @@ extension ServiceConfig {
     ),
     ("ARTWORK_SHUTDOWN_GRACE", "10s", "Time in-flight requests get to finish on SIGTERM."),
     ("ARTWORK_MAX_CONNECTIONS", "512", "Concurrent HTTP connections accepted."),
+    (
+      "ARTWORK_IMAGE_CACHE_BYTES", "33554432",
+      "Memory for recently served images (immutable, so always safe to reuse); `0` turns it off."
+    ),
     ("ARTWORK_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error` (JSON lines on stderr)."),
   ]
 

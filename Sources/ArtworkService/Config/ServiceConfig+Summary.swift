@@ -23,6 +23,7 @@ extension ServiceConfig {
       "retention_s": .int(retention.map { Int($0.components.seconds) } ?? 0),
       "shutdown_grace_ms": .int(Self.milliseconds(shutdownGrace)),
       "max_connections": .int(maxConnections),
+      "image_cache_bytes": .int(imageCacheBytes),
       "log_level": .string(logLevel.rawValue),
     ]
     if let caFile { fields["ca_file"] = .string(caFile) }

@@ -33,6 +33,8 @@ public struct ServiceConfig: Sendable {
   public var retention: Duration?
   public var shutdownGrace: Duration
   public var maxConnections: Int
+  /// Bytes of recently served images kept in memory (0 turns the cache off).
+  public var imageCacheBytes: Int
   public var logLevel: LogLevel
   /// Settings that work but will probably not do what the operator wants (log them at start-up).
   public var warnings: [String]
@@ -106,6 +108,8 @@ public struct ServiceConfig: Sendable {
     shutdownGrace = reader.duration(
       "ARTWORK_SHUTDOWN_GRACE", default: .seconds(10), units: [.milliseconds, .seconds],
       bare: .seconds, range: .zero...(.seconds(600)), rangeText: "from 0 to 600s")
+    imageCacheBytes = reader.integer(
+      "ARTWORK_IMAGE_CACHE_BYTES", default: 32 << 20, range: 0...(8 << 30))
     maxConnections = reader.integer(
       "ARTWORK_MAX_CONNECTIONS", default: 512, range: 1...100_000)
     logLevel = reader.value(

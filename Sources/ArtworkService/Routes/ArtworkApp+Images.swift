@@ -14,23 +14,28 @@ extension ArtworkApp {
     headers.set("ETag", etag)
     headers.set("Cache-Control", "public, max-age=31536000, immutable")
     headers.set("X-Content-Type-Options", "nosniff")
+    let cached = hotImages.bytes(key)
     if let ifNoneMatch = request.headers["If-None-Match"],
       ArtworkApp.matches(ifNoneMatch, etag: etag)
     {
       // A 304 still needs proof that the object exists: ids are public, objects may be expired.
-      guard try await storage.head(key) != nil else {
+      if cached == nil, try await storage.head(key) == nil {
         throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
       }
       return HTTPResponse(status: 304, headers: headers, body: .empty)
     }
+    headers.set("Content-Type", key.format.contentType)
+    if let cached { return HTTPResponse(status: 200, headers: headers, body: .bytes(cached)) }
     guard let object = try await storage.stream(key) else {
       throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
     }
-    headers.set("Content-Type", key.format.contentType)
-    // Small objects arrive whole with the first read: answer them in one piece.
-    let body: HTTPBody =
-      object.complete.map { .bytes($0) } ?? .stream(length: object.length, next: object.next)
-    return HTTPResponse(status: 200, headers: headers, body: body)
+    // Small objects arrive whole with the first read: answer them in one piece, and keep them.
+    if let complete = object.complete {
+      hotImages.insert(key, complete)
+      return HTTPResponse(status: 200, headers: headers, body: .bytes(complete))
+    }
+    return HTTPResponse(
+      status: 200, headers: headers, body: .stream(length: object.length, next: object.next))
   }
 
   /// Whether an `If-None-Match` value matches `etag` (weak comparison, RFC 9110 13.1.2).

@@ -34,6 +34,8 @@ extension ReplicaSuites {
       let refused = try await Replica.upload(one, size: 102)
       #expect(refused.isProblem(503), "\(refused.status) \(refused.text)")
       #expect(refused.header("Retry-After") != nil)
+      // An image served recently is still answered from the replica's memory meanwhile.
+      #expect(try await other.get(acknowledged[0]).status == 200)
       for service in [one, other] {
         let image = try await service.get(acknowledged[1])
         #expect((500...599).contains(image.status), "\(image.status) \(image.text)")

@@ -1,0 +1,74 @@
+import Synchronization
+
+/// Recently served artwork kept in memory, so that a popular image is not read from storage on
+/// every request (with S3, a signed GET to the store each time).
+///
+/// Objects are immutable (their name is their hash), so an entry can never be stale. Entries do
+/// expire after `lifetime` all the same: storage must see a read now and then, because reads are
+/// what keeps an object from being swept by retention. Bounded by total bytes; least recently
+/// used first out.
+final class HotImageCache: Sendable {
+  private struct Entry {
+    var bytes: [UInt8]
+    var storedAt: ContinuousClock.Instant
+    var lastUse: UInt64
+  }
+
+  private struct State {
+    var entries: [ArtworkKey: Entry] = [:]
+    var totalBytes = 0
+    var tick: UInt64 = 0
+  }
+
+  private let state = Mutex(State())
+  private let budget: Int
+  private let lifetime: Duration
+
+  /// - Parameters:
+  ///   - budget: most bytes held; 0 disables the cache.
+  ///   - lifetime: how long an entry is answered before storage is read again.
+  init(budget: Int, lifetime: Duration = .seconds(3600)) {
+    self.budget = budget
+    self.lifetime = lifetime
+  }
+
+  /// The object's bytes if cached and not expired.
+  func bytes(_ key: ArtworkKey) -> [UInt8]? {
+    guard budget > 0 else { return nil }
+    let now = ContinuousClock.now
+    return state.withLock { state in
+      guard var entry = state.entries[key] else { return nil }
+      guard now - entry.storedAt < lifetime else {
+        state.totalBytes -= entry.bytes.count
+        state.entries[key] = nil
+        return nil
+      }
+      state.tick += 1
+      entry.lastUse = state.tick
+      state.entries[key] = entry
+      return entry.bytes
+    }
+  }
+
+  /// Keeps `bytes` for `key`, evicting the least recently used entries to stay within budget.
+  /// Objects larger than an eighth of the budget are not kept: they would evict too much.
+  func insert(_ key: ArtworkKey, _ bytes: [UInt8]) {
+    guard budget > 0, bytes.count <= budget / 8 else { return }
+    let now = ContinuousClock.now
+    state.withLock { state in
+      if let old = state.entries[key] { state.totalBytes -= old.bytes.count }
+      state.tick += 1
+      state.entries[key] = Entry(bytes: bytes, storedAt: now, lastUse: state.tick)
+      state.totalBytes += bytes.count
+      while state.totalBytes > budget,
+        let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+      {
+        state.totalBytes -= victim.value.bytes.count
+        state.entries[victim.key] = nil
+      }
+    }
+  }
+
+  /// Bytes held now (for tests and metrics).
+  var totalBytes: Int { state.withLock { $0.totalBytes } }
+}
