@@ -29,7 +29,7 @@ public final class HTTPServer: Sendable {
     // NOTE: MHD's memory pool holds the request head and the read buffer; the server enforces
     // `maxHeaderBytes` itself (431 via the problem responder), so the pool is roomier and MHD's
     // own bare 431 only meets far larger heads.
-    let memoryLimit = max(64 * 1024, configuration.maxHeaderBytes * 2 + 16 * 1024)
+    let memoryLimit = max(32 * 1024, configuration.maxHeaderBytes * 2 + 16 * 1024)
     let daemon = artwork_mhd_start(
       configuration.host, UInt16(configuration.port), MHDCallbacks.access,
       MHDCallbacks.completed, MHDCallbacks.uriLog, cls.toOpaque(), memoryLimit,
