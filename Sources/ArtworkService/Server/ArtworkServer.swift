@@ -31,6 +31,8 @@ public final class ArtworkServer: Sendable {
       metrics.recordRequest(
         route: RouteLabel.of(record.path), status: record.status,
         duration: .seconds(record.duration))
+      // The fields are built only when the line will be written (the hot path of cached answers).
+      guard logger.level <= .info else { return }
       logger.info(
         "request",
         [
