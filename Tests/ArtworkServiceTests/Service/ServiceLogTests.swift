@@ -23,7 +23,19 @@ import Testing
       #expect(missing.status == 404)
       let requestID = try #require(missing.object["request_id"] as? String)
 
-      let logged = lines.withLock { $0 }
+      // The access line is written when the connection finishes the request, which can be a
+      // moment after the client has read the answer: wait (bounded) for both lines.
+      var logged: [String] = []
+      for _ in 0..<500 {
+        logged = lines.withLock { $0 }
+        let requests = Self.objects(logged).filter { $0["msg"] as? String == "request" }
+        if requests.contains(where: { $0["status"] as? Int == 404 })
+          && requests.contains(where: { $0["status"] as? Int == 201 })
+        {
+          break
+        }
+        try await Task.sleep(for: .milliseconds(10))
+      }
       #expect(logged.allSatisfy { $0.hasSuffix("\n") && $0.filter { $0 == "\n" }.count == 1 })
       let requests = Self.objects(logged).filter { $0["msg"] as? String == "request" }
       let post = try #require(requests.first { $0["path"] as? String == "/v1/artwork" })

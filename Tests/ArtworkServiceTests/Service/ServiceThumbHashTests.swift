@@ -84,12 +84,20 @@ import ThumbHashCodec
       #expect(try await service.get("/readyz").status == 200)
       _ = try await service.upload(Fixtures.bytes("coffee.jpg"), fields: [("size", "64")])
 
-      let metrics = try await service.get("/metrics")
+      // A request is counted when its connection finishes it, which can be a moment after the
+      // client has read the answer: read the metrics again (bounded) until the upload shows.
+      var metrics = try await service.get("/metrics")
+      var counters: [Substring] = []
+      for _ in 0..<200 {
+        metrics = try await service.get("/metrics")
+        counters = metrics.text.split(separator: "\n").filter {
+          $0.hasPrefix("artwork_http_requests_total{") && $0.contains("status=\"201\"")
+        }
+        if !counters.isEmpty { break }
+        try await Task.sleep(for: .milliseconds(10))
+      }
       #expect(metrics.status == 200)
       #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
-      let counters = metrics.text.split(separator: "\n").filter {
-        $0.hasPrefix("artwork_http_requests_total{") && $0.contains("status=\"201\"")
-      }
       #expect(!counters.isEmpty, "\(metrics.text)")
 
       // Storage replaced by a plain file: not ready, but still alive.
