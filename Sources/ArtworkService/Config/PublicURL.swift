@@ -8,16 +8,7 @@ struct PublicURL: Hashable {
 
   /// Parses an absolute http(s) URL without user info, query or fragment; nil otherwise.
   init?(parsing raw: String) {
-    let lower = raw.lowercased()
-    let scheme: String
-    if lower.hasPrefix("https://") {
-      scheme = "https"
-    } else if lower.hasPrefix("http://") {
-      scheme = "http"
-    } else {
-      return nil
-    }
-    let rest = raw.dropFirst(scheme.count + 3)
+    guard let (scheme, rest) = splitHTTPScheme(raw) else { return nil }
     guard !rest.contains("?"), !rest.contains("#"),
       rest.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "\\" })
     else { return nil }

@@ -86,12 +86,7 @@ extension ImagePipeline {
       }
       return image
     } catch  where error.kind == .unprocessableImage {
-      if deadline.hasPassed { throw deadline.error }
-      throw ArtworkError(
-        .unprocessableImage,
-        "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "
-          + "its pixels could not be decoded.",
-        internalDetail: error.internalDetail)
+      throw decodeFailure(error, info: info, deadline: deadline)
     }
   }
 
@@ -156,12 +151,20 @@ extension ImagePipeline {
       let rgba = try DecodedImage(image, forceAlpha: true)
       return ThumbnailPixels(width: rgba.width, height: rgba.height, rgba: rgba.pixels)
     } catch  where error.kind == .unprocessableImage {
-      if deadline.hasPassed { throw deadline.error }
-      throw ArtworkError(
-        .unprocessableImage,
-        "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "
-          + "its pixels could not be decoded.",
-        internalDetail: error.internalDetail)
+      throw decodeFailure(error, info: info, deadline: deadline)
     }
+  }
+
+  /// What a failure to decode pixels means to the client: the time limit when it was spent,
+  /// otherwise a truncated or corrupt image (libvips' words stay in the internal detail).
+  private static func decodeFailure(_ error: ArtworkError, info: SourceInfo, deadline: Deadline)
+    -> ArtworkError
+  {
+    if deadline.hasPassed { return deadline.error }
+    return ArtworkError(
+      .unprocessableImage,
+      "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "
+        + "its pixels could not be decoded.",
+      internalDetail: error.internalDetail)
   }
 }

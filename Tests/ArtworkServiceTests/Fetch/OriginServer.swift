@@ -74,8 +74,17 @@ final class OriginServer: @unchecked Sendable {
 
   /// Connections accepted per listener ("http", "https", "http6") and requests per path.
   func counts() throws -> (accepts: [String: Int], requests: [String: Int]) {
+    let body = try get(port: control, "/counts")
+    let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
+    return (
+      json["accepts"] as? [String: Int] ?? [:], json["requests"] as? [String: Int] ?? [:]
+    )
+  }
+
+  /// The body of `GET target` on one of the origin's loopback listeners.
+  func get(port: Int, _ target: String) throws -> [UInt8] {
     let easy = CurlEasy()
-    easy.set(.url, "http://127.0.0.1:\(control)/counts")
+    easy.set(.url, "http://127.0.0.1:\(port)\(target)")
     var body: [UInt8] = []
     easy.onBody = {
       body += $0
@@ -83,10 +92,7 @@ final class OriginServer: @unchecked Sendable {
     }
     let status = easy.perform()
     guard status.isOK else { throw OriginError.control(status.description) }
-    let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
-    return (
-      json["accepts"] as? [String: Int] ?? [:], json["requests"] as? [String: Int] ?? [:]
-    )
+    return body
   }
 
   /// Connections accepted by every origin listener (the control port excluded).

@@ -29,17 +29,4 @@ extension OriginServer {
     let body = try get(port: control, target)
     return try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
   }
-
-  private func get(port: Int, _ target: String) throws -> [UInt8] {
-    let easy = CurlEasy()
-    easy.set(.url, "http://127.0.0.1:\(port)\(target)")
-    var body: [UInt8] = []
-    easy.onBody = {
-      body += $0
-      return true
-    }
-    let status = easy.perform()
-    guard status.isOK else { throw OriginError.control(status.description) }
-    return body
-  }
 }

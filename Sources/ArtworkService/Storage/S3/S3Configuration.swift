@@ -68,16 +68,7 @@ public struct S3Configuration: Sendable, Equatable {
 
   /// The endpoint split into scheme, authority (`host[:port]`) and base path.
   var endpointParts: (scheme: String, authority: String, basePath: String)? {
-    let lower = endpoint.lowercased()
-    let scheme: String
-    if lower.hasPrefix("https://") {
-      scheme = "https"
-    } else if lower.hasPrefix("http://") {
-      scheme = "http"
-    } else {
-      return nil
-    }
-    let rest = endpoint.dropFirst(scheme.count + 3)
+    guard let (scheme, rest) = splitHTTPScheme(endpoint) else { return nil }
     let authority = rest.prefix(while: { $0 != "/" })
     guard !authority.isEmpty, !authority.contains("@"), !rest.contains("?"), !rest.contains("#")
     else { return nil }
