@@ -49,12 +49,15 @@ public final class ArtworkApp: Sendable {
     let json: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightJSON($0) }
     let uploadLimit = maxUploadBodyBytes
     router.add(
-      .post, "/v1/artwork", maxBodyBytes: uploadLimit, preflight: upload, handler(createArtwork))
+      .post, "/v1/artwork", maxBodyBytes: uploadLimit, preflight: upload,
+      immediate: { [self] in rememberedArtwork($0) }, handler(createArtwork))
     router.add(
       .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, preflight: upload,
-      handler(computeThumbHash))
+      immediate: { [self] in rememberedThumbHash($0) }, handler(computeThumbHash))
     router.add(.post, "/v1/check", maxBodyBytes: 16 * 1024, preflight: json, handler(checkURL))
-    router.add(.get, "/v1/images/{name}", handler(serveImage))
+    router.add(
+      .get, "/v1/images/{name}", immediate: { [self] in rememberedImage($0) },
+      handler(serveImage))
     router.add(.get, "/v1/thumbhash/{name}", handler(thumbHashPNG))
     router.add(.get, "/healthz") { _ in JSONResponse.make(200, .object([("status", .string("ok"))]))
     }

@@ -64,7 +64,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     let left = lhs.utf8
     let right = rhs.utf8
     guard left.count == right.count else { return false }
-    return zip(left, right).allSatisfy { lower($0) == lower($1) }
+    var rightIndex = right.startIndex
+    for byte in left {
+      guard lower(byte) == lower(right[rightIndex]) else { return false }
+      right.formIndex(after: &rightIndex)
+    }
+    return true
   }
 
   private static func lower(_ byte: UInt8) -> UInt8 {

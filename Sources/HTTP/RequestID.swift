@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Request ids: the client's own when sane, otherwise random.
 enum RequestID {
   /// `incoming` when it is 1...64 characters of `[A-Za-z0-9._-]`, else a fresh random id.
@@ -21,19 +23,38 @@ enum RequestID {
     }
   }
 
-  /// 16 random bytes as 32 lowercase hex digits.
+  /// 32 lowercase hex digits: this process's random half, then a counter scrambled by a
+  /// bijection, so ids never repeat within a process and differ between processes. (One random
+  /// draw per process: reading the kernel's generator per request cost a system call each.)
   static func generate() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let digits = Array("0123456789abcdef".utf8)
+    let sequence = counter.wrappingAdd(1, ordering: .relaxed).oldValue
     var text: [UInt8] = []
     text.reserveCapacity(32)
-    for _ in 0..<2 {
-      var word = generator.next() as UInt64
-      for _ in 0..<16 {
-        text.append(digits[Int(word & 0xF)])
-        word >>= 4
-      }
-    }
+    appendHex(processHalf, to: &text)
+    appendHex(scramble(sequence ^ processHalf), to: &text)
     return String(decoding: text, as: UTF8.self)
+  }
+
+  private static let processHalf: UInt64 = {
+    var generator = SystemRandomNumberGenerator()
+    return generator.next()
+  }()
+  private static let counter = Atomic<UInt64>(0)
+
+  /// SplitMix64's finaliser: a bijection of UInt64 that spreads every input bit.
+  private static func scramble(_ value: UInt64) -> UInt64 {
+    var z = value &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  private static func appendHex(_ value: UInt64, to text: inout [UInt8]) {
+    let digits: StaticString = "0123456789abcdef"
+    var word = value
+    for _ in 0..<16 {
+      text.append(digits.utf8Start[Int(word & 0xF)])
+      word >>= 4
+    }
   }
 }

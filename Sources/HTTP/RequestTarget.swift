@@ -16,30 +16,37 @@ struct RequestTarget: Sendable, Equatable {
   /// (`http://host/a?x=1`) keeps only its path and query. Nil when the target is not a path,
   /// has a malformed escape, or decodes to NUL or invalid UTF-8 in the path.
   init?(_ target: String) {
+    // NOTE: byte-wise (UTF8View) throughout: every request parses its target, and
+    // Character-wise searches pay for grapheme breaking.
+    let slash = UInt8(ascii: "/")
     var raw = Substring(target)
-    if !raw.hasPrefix("/") {
+    if raw.utf8.first != slash {
       // Absolute form: drop `scheme://authority`.
-      guard let colon = raw.firstIndex(of: ":"), raw[colon...].hasPrefix("://") else {
-        return nil
-      }
-      let afterAuthority = raw[raw.index(colon, offsetBy: 3)...]
-      raw = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+      guard let colon = raw.utf8.firstIndex(of: UInt8(ascii: ":")),
+        raw.utf8[colon...].starts(with: "://".utf8)
+      else { return nil }
+      let afterAuthority = raw[raw.utf8.index(colon, offsetBy: 3)...]
+      raw = afterAuthority.utf8.firstIndex(of: slash).map { afterAuthority[$0...] } ?? "/"
     }
     let rawPath: Substring
     let rawQuery: Substring?
-    if let mark = raw.firstIndex(of: "?") {
+    if let mark = raw.utf8.firstIndex(of: UInt8(ascii: "?")) {
       rawPath = raw[..<mark]
-      rawQuery = raw[raw.index(after: mark)...]
+      rawQuery = raw[raw.utf8.index(after: mark)...]
     } else {
       rawPath = raw
       rawQuery = nil
     }
     var segments: [String] = []
-    for piece in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-      guard let decoded = Self.decode(piece, plusIsSpace: false), !decoded.contains("\0") else {
-        return nil
-      }
+    var start = rawPath.utf8.index(after: rawPath.startIndex)
+    while true {
+      let end = rawPath.utf8[start...].firstIndex(of: slash) ?? rawPath.endIndex
+      guard let decoded = Self.decode(rawPath[start..<end], plusIsSpace: false),
+        !decoded.utf8.contains(0)
+      else { return nil }
       segments.append(decoded)
+      guard end < rawPath.endIndex else { break }
+      start = rawPath.utf8.index(after: end)
     }
     self.rawPath = String(rawPath)
     self.path = "/" + segments.joined(separator: "/")
@@ -62,6 +69,11 @@ struct RequestTarget: Sendable, Equatable {
 
   /// Percent-decodes `text`; nil on a malformed escape or bytes that are not UTF-8.
   static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
+    let plain = !text.utf8.contains { byte in
+      byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+"))
+    }
+    // A Substring is valid UTF-8 already: nothing to decode or check.
+    if plain { return String(text) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var iterator = text.utf8.makeIterator()

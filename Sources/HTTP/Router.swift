@@ -10,6 +10,7 @@ public struct Router: Sendable {
     let pattern: RoutePattern
     let maxBodyBytes: Int?
     let preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)?
+    let immediate: (@Sendable (HTTPRequest) -> HTTPResponse?)?
     let handler: HTTPHandler
   }
 
@@ -35,16 +36,21 @@ public struct Router: Sendable {
   ///   - preflight: runs once the headers are complete, before any body byte is read; a
   ///     response it returns is sent as is and the body is never read (the connection is then
   ///     closed if a body was pending). Runs on a server thread: keep it quick and non-blocking.
+  ///   - immediate: runs once the whole body has arrived, before `handler`, on the server
+  ///     thread; a response it returns is sent at once and `handler` is not run. For answers
+  ///     that need nothing but memory (a cache hit): it saves handing the request to a task and
+  ///     back. It must never block or wait; return nil to let `handler` answer.
   ///   - handler: produces the response once the whole body has arrived.
   public mutating func add(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
     preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)? = nil,
+    immediate: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
     _ handler: @escaping HTTPHandler
   ) {
     routes.append(
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
-        preflight: preflight, handler: handler))
+        preflight: preflight, immediate: immediate, handler: handler))
   }
 
   /// Finds the route for `method` and the decoded path `segments`.

@@ -141,7 +141,8 @@ extension ServerCore {
     return .YES
   }
 
-  /// The whole request is in: suspend the connection and run the handler in a task.
+  /// The whole request is in: answer at once if the route's `immediate` can, else suspend the
+  /// connection and run the handler in a task.
   private func run(
     _ context: RequestContext, route: Router.Route, parameters: [String: String],
     head: HTTPRequestHead
@@ -151,10 +152,13 @@ extension ServerCore {
       defer { state.body = [] }
       return state.body
     }
+    let request = HTTPRequest(head: head, body: body, pathParameters: parameters)
+    if let immediate = route.immediate, let response = immediate(request) {
+      return queue(response, context, isHead: head.method == .head, closeAfter: false)
+    }
     guard context.suspend() else {
       return queueProblem(503, "the server is shutting down", context, closeAfter: true)
     }
-    let request = HTTPRequest(head: head, body: body, pathParameters: parameters)
     let handler = route.handler
     Task.detached { [self] in
       let response = await handler(request)

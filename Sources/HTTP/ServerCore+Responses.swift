@@ -78,9 +78,9 @@ extension ServerCore {
     if HTTPHeaders.same(name, "Content-Length") || HTTPHeaders.same(name, "Transfer-Encoding") {
       return false
     }
-    let forbidden: Set<UInt8> = [0, 10, 13]
-    return !name.isEmpty && !name.utf8.contains { forbidden.contains($0) || $0 == 58 || $0 == 32 }
-      && !value.utf8.contains { forbidden.contains($0) }
+    let breaksLine = { (byte: UInt8) in byte == 0 || byte == 10 || byte == 13 }
+    return !name.isEmpty && !name.utf8.contains { breaksLine($0) || $0 == 58 || $0 == 32 }
+      && !value.utf8.contains(where: breaksLine)
   }
 
   /// Answers a request whose body is still arriving, which MHD cannot queue a response for:

@@ -68,13 +68,10 @@ final class SourceCache<Payload: Codable & Sendable & Equatable>: Sendable {
     isUsable: @escaping @Sendable (Payload) async -> Bool,
     produce: @escaping @Sendable (Validators?) async throws(ArtworkError) -> Produced<Payload>
   ) async throws(ArtworkError) -> Lookup {
-    let key = "\(namespace)|\(variant)|\(url)"
-    let now = clock()
-    if let record = memory.withLock({ $0[key] }),
-      let answer = try Self.fresh(record, now: now, ttl: ttl, failureTTL: failureTTL)
-    {
+    if let answer = try remembered(url: url, variant: variant) {
       return Lookup(payload: answer, hit: true)
     }
+    let key = self.key(url: url, variant: variant)
     return try await coalescer.run(key) { () throws(ArtworkError) -> Lookup in
       let now = self.clock()
       let stored = try await self.load(key)
@@ -127,6 +124,16 @@ final class SourceCache<Payload: Codable & Sendable & Equatable>: Sendable {
       }
     }
   }
+
+  /// The fresh result for `url` under `variant` if memory holds one, without waiting on
+  /// anything: nil when it must be looked up in storage or produced; a fresh failure is thrown.
+  func remembered(url: String, variant: String) throws(ArtworkError) -> Payload? {
+    let key = self.key(url: url, variant: variant)
+    guard let record = memory.withLock({ $0[key] }) else { return nil }
+    return try Self.fresh(record, now: clock(), ttl: ttl, failureTTL: failureTTL)
+  }
+
+  private func key(url: String, variant: String) -> String { "\(namespace)|\(variant)|\(url)" }
 
   /// The answer a record gives at `now`: its payload while fresh, its failure (thrown) while
   /// that is fresh, nil when it must be produced again.

@@ -1,4 +1,3 @@
-import Foundation
 import HTTP
 
 /// Where the image of a request comes from. A fetched URL body enters the pipeline exactly where
@@ -52,29 +51,25 @@ struct ArtworkRequest: Sendable {
           .badRequest, "The form has no file part named `image` (nor a `url` field).")
       }
     case "application/json":
-      let object: [String: Any]
-      do {
-        guard
-          let parsed = try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
-        else {
-          throw ArtworkError(
-            .badRequest, "The JSON body must be an object, e.g. {\"url\": \"https://...\"}.")
-        }
-        object = parsed
-      } catch let error as ArtworkError {
-        throw error
+      let value: JSONValue
+      do throws(JSONSyntaxError) {
+        value = try JSONValue(parsing: request.body)
       } catch {
-        throw ArtworkError(.badRequest, "The body is not valid JSON.", internalDetail: "\(error)")
+        throw ArtworkError(.badRequest, "The body is not valid JSON: \(error).")
       }
-      guard let url = object["url"] as? String else {
+      guard let object = value.objectMembers else {
+        throw ArtworkError(
+          .badRequest, "The JSON body must be an object, e.g. {\"url\": \"https://...\"}.")
+      }
+      guard case .string(let url) = object["url"] else {
         throw ArtworkError(
           .badRequest, "The JSON body needs a string `url`, e.g. {\"url\": \"https://...\"}.")
       }
       for (key, value) in object where key != "url" {
         switch value {
-        case let text as String: fields[key] = text
-        case let number as NSNumber where !(value is Bool):
-          fields[key] = number.stringValue
+        case .string(let text): fields[key] = text
+        case .int(let number): fields[key] = String(number)
+        case .double(let number): fields[key] = Self.optionText(number)
         default:
           throw ArtworkError(.badRequest, "The JSON key `\(key)` must be a string or a number.")
         }
@@ -93,6 +88,21 @@ struct ArtworkRequest: Sendable {
 }
 
 extension ArtworkRequest {
+  /// A JSON number as option text: `400.0` reads as `400`, as a relay that sends floats means.
+  static func optionText(_ number: Double) -> String {
+    if number == number.rounded(), let integer = Int(exactly: number) { return String(integer) }
+    return "\(number)"
+  }
+
+  /// The request parsed when it is a valid JSON `{"url": ...}` request; nil otherwise, without
+  /// touching any other kind of body (a multipart upload is not parsed twice).
+  static func parseJSON(_ request: HTTPRequest) -> ArtworkRequest? {
+    guard mediaTypeEssence(request.headers["Content-Type"] ?? "") == "application/json" else {
+      return nil
+    }
+    return try? parse(request)
+  }
+
   /// Refuses a body type that is none of the three inputs (415), before the body is read.
   static func checkContentType(_ essence: String) throws(ArtworkError) {
     if essence == "multipart/form-data" || essence == "application/json"
@@ -111,8 +121,17 @@ extension ArtworkRequest {
 }
 
 /// The lowercased `type/subtype` of a Content-Type header value, without parameters.
+///
+/// Works on the UTF-8 bytes: it runs on every upload and URL request, on a server thread.
 func mediaTypeEssence(_ header: String) -> String {
-  let essence =
-    header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-  return essence.trimmingCharacters(in: .whitespaces).lowercased()
+  let bytes = header.utf8
+  let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+  let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+  guard let first = bytes[..<end].firstIndex(where: { !isSpace($0) }),
+    let last = bytes[..<end].lastIndex(where: { !isSpace($0) })
+  else { return "" }
+  let lowered = bytes[first...last].map { byte in
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+  }
+  return String(decoding: lowered, as: UTF8.self)
 }

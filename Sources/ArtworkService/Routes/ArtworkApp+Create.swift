@@ -70,6 +70,22 @@ extension ArtworkApp {
       answer = lookup.payload
       sourceURL = url
     }
+    return artworkResponse(answer, sourceURL: sourceURL)
+  }
+
+  /// `POST /v1/artwork` answered on the server thread when its URL's result is in memory (the
+  /// relay's repeat of a poster URL); nil for anything else, which `createArtwork` handles,
+  /// errors included.
+  func rememberedArtwork(_ request: HTTPRequest) -> HTTPResponse? {
+    guard let parsed = ArtworkRequest.parseJSON(request), case .url(let url) = parsed.source,
+      let options = try? ArtworkOptions(fields: parsed.fields),
+      let answer = try? artworkCache.remembered(url: url, variant: options.cacheKey)
+    else { return nil }
+    metrics.recordCacheLookup(hit: true)
+    return artworkResponse(answer, sourceURL: url)
+  }
+
+  private func artworkResponse(_ answer: CachedArtwork, sourceURL: String?) -> HTTPResponse {
     let url = imageURL(answer.fileName)
     let body = ArtworkApp.artworkJSON(answer, location: url, sourceURL: sourceURL)
     return JSONResponse.make(201, body, headers: [("Location", url)])
@@ -119,6 +135,15 @@ extension ArtworkApp {
       sourceURL = url
     }
     return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: sourceURL))
+  }
+
+  /// `POST /v1/thumbhash` answered on the server thread from memory, as `rememberedArtwork`.
+  func rememberedThumbHash(_ request: HTTPRequest) -> HTTPResponse? {
+    guard let parsed = ArtworkRequest.parseJSON(request), case .url(let url) = parsed.source,
+      parsed.fields.isEmpty, let answer = try? thumbHashCache.remembered(url: url, variant: "")
+    else { return nil }
+    metrics.recordCacheLookup(hit: true)
+    return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: url))
   }
 
   func produceThumbHash(_ source: SourceInput, validators: Validators?) async throws(ArtworkError)

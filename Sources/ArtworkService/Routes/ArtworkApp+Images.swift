@@ -9,39 +9,67 @@ extension ArtworkApp {
     guard let key = ArtworkKey(fileName: name) else {
       throw ArtworkError(.notFound, "No image is stored under \(name.prefix(80)).")
     }
-    let etag = "\"\(key.id.hex)\""
-    var headers = HTTPHeaders()
-    headers.set("ETag", etag)
-    headers.set("Cache-Control", "public, max-age=31536000, immutable")
-    headers.set("X-Content-Type-Options", "nosniff")
-    let cached = hotImages.bytes(key)
-    if let ifNoneMatch = request.headers["If-None-Match"],
-      ArtworkApp.matches(ifNoneMatch, etag: etag)
-    {
+    if let cached = hotImages.bytes(key) { return imageResponse(key, cached, request) }
+    if isNotModified(request, key) {
       // A 304 still needs proof that the object exists: ids are public, objects may be expired.
-      if cached == nil, try await storage.head(key) == nil {
+      guard try await storage.head(key) != nil else {
         throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
       }
-      return HTTPResponse(status: 304, headers: headers, body: .empty)
+      return HTTPResponse(status: 304, headers: imageHeaders(key, body: false), body: .empty)
     }
-    headers.set("Content-Type", key.format.contentType)
-    if let cached { return HTTPResponse(status: 200, headers: headers, body: .bytes(cached)) }
     guard let object = try await storage.stream(key) else {
       throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
     }
     // Small objects arrive whole with the first read: answer them in one piece, and keep them.
     if let complete = object.complete {
       hotImages.insert(key, complete)
-      return HTTPResponse(status: 200, headers: headers, body: .bytes(complete))
+      return imageResponse(key, complete, request)
     }
     return HTTPResponse(
-      status: 200, headers: headers, body: .stream(length: object.length, next: object.next))
+      status: 200, headers: imageHeaders(key, body: true),
+      body: .stream(length: object.length, next: object.next))
   }
+
+  /// `GET|HEAD /v1/images/{id}.{ext}` answered on the server thread when the image is in the
+  /// hot-image cache; nil otherwise (`serveImage` answers, errors included).
+  func rememberedImage(_ request: HTTPRequest) -> HTTPResponse? {
+    guard let key = ArtworkKey(fileName: request.pathParameters["name"] ?? ""),
+      let cached = hotImages.bytes(key)
+    else { return nil }
+    return imageResponse(key, cached, request)
+  }
+
+  /// 200 with the object's bytes, or 304 when the client holds them already.
+  private func imageResponse(_ key: ArtworkKey, _ bytes: [UInt8], _ request: HTTPRequest)
+    -> HTTPResponse
+  {
+    if isNotModified(request, key) {
+      return HTTPResponse(status: 304, headers: imageHeaders(key, body: false), body: .empty)
+    }
+    return HTTPResponse(status: 200, headers: imageHeaders(key, body: true), body: .bytes(bytes))
+  }
+
+  private func isNotModified(_ request: HTTPRequest, _ key: ArtworkKey) -> Bool {
+    guard let ifNoneMatch = request.headers["If-None-Match"] else { return false }
+    return ArtworkApp.matches(ifNoneMatch, etag: ArtworkApp.etag(key))
+  }
+
+  /// Immutable, content-addressed: cached for a year anywhere; the ETag is the id.
+  private func imageHeaders(_ key: ArtworkKey, body: Bool) -> HTTPHeaders {
+    var headers = HTTPHeaders()
+    headers.set("ETag", ArtworkApp.etag(key))
+    headers.set("Cache-Control", "public, max-age=31536000, immutable")
+    headers.set("X-Content-Type-Options", "nosniff")
+    if body { headers.set("Content-Type", key.format.contentType) }
+    return headers
+  }
+
+  static func etag(_ key: ArtworkKey) -> String { "\"\(key.id.hex)\"" }
 
   /// Whether an `If-None-Match` value matches `etag` (weak comparison, RFC 9110 13.1.2).
   static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
     for candidate in ifNoneMatch.split(separator: ",") {
-      var tag = candidate.trimmingCharacters(in: .whitespaces)
+      var tag = HeaderSyntax.trimmed(String(candidate))
       if tag == "*" { return true }
       if tag.hasPrefix("W/") { tag.removeFirst(2) }
       if tag == etag { return true }

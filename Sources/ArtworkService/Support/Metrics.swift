@@ -28,15 +28,10 @@ public final class Metrics: Sendable {
   public func observe(_ family: Family, _ labels: [String] = [], _ value: Double) {
     precondition(family.type == .histogram && labels.count == family.labels.count)
     state.withLock { state in
-      var series =
-        state.histograms[family.name, default: [:]][labels]
-        ?? HistogramSeries(bucketCount: family.buckets.count)
-      for (index, bound) in family.buckets.enumerated() where value <= bound {
-        series.counts[index] += 1
-      }
-      series.count += 1
-      series.sum += value
-      state.histograms[family.name, default: [:]][labels] = series
+      // Mutated in place: copying the series out and back would copy its counts every time.
+      state.histograms[family.name, default: [:]][
+        labels, default: HistogramSeries(bucketCount: family.buckets.count)
+      ].record(value, bounds: family.buckets)
     }
   }
 
@@ -89,6 +84,15 @@ public final class Metrics: Sendable {
     var count = 0
     var sum = 0.0
     init(bucketCount: Int) { counts = Array(repeating: 0, count: bucketCount) }
+
+    /// Counts `value` in every bucket whose upper bound it does not exceed.
+    mutating func record(_ value: Double, bounds: [Double]) {
+      for (index, bound) in bounds.enumerated() where value <= bound {
+        counts[index] += 1
+      }
+      count += 1
+      sum += value
+    }
   }
 
   /// `{a="x",b="y"}`, or nothing without labels. Values escape `\`, `"` and newline.

@@ -7,8 +7,11 @@ import Testing
 /// `GET|HEAD /v1/images/{id}.{ext}`: headers of immutable objects, conditional requests, and 404s
 /// for anything that is not a stored, well-formed name.
 @Suite struct ServiceImageTests {
-  @Test func servedObjectHeadersAndConditionalRequests() async throws {
-    try await ServiceHarness.run { service in
+  /// With the hot-image cache (answers from memory on the server thread) and without it
+  /// (every answer read from storage): the same bytes and headers either way.
+  @Test(arguments: ["33554432", "0"])
+  func servedObjectHeadersAndConditionalRequests(imageCacheBytes: String) async throws {
+    try await ServiceHarness.run(["ARTWORK_IMAGE_CACHE_BYTES": imageCacheBytes]) { service in
       let created = try await service.upload(Fixtures.bytes("coffee.jpg"), fields: [("size", "64")])
       let path = try #require(created.path(ofURLIn: "image_url"))
       let hex = String(path.split(separator: "/").last!.split(separator: ".")[0])

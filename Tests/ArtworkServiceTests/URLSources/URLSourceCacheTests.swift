@@ -15,21 +15,40 @@ import Testing
     return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
   }
 
+  /// The value of `artwork_cache_lookups_total{result="<result>"}` on the service's /metrics.
+  static func cacheLookups(_ service: RunningArtwork, _ result: String) async throws -> Int {
+    let text = try await service.get("/metrics").text
+    let prefix = "artwork_cache_lookups_total{result=\"\(result)\"} "
+    let line = text.split(separator: "\n").first { $0.hasPrefix(prefix) }
+    return line.flatMap { Int(Double($0.dropFirst(prefix.count)) ?? -1) } ?? 0
+  }
+
   @Test func aRepeatAsksTheOriginNothingAndAnswersTheSame() async throws {
     let service = try await URLSourceFixture.allowing.value
     let origin = try URLSourceFixture.origin.get()
     let target = "/image.png" + URLSourceFixture.unique()
     let url = try URLSourceFixture.url(target)
+    let (hits, misses) = (
+      try await Self.cacheLookups(service, "hit"), try await Self.cacheLookups(service, "miss")
+    )
     let first = try await service.post("/v1/artwork", url: url, options: ["size": 96])
     #expect(first.status == 201, "\(first.text)")
+    // The repeats are answered from memory; the same options in another order or spelling
+    // are the same request.
     let again = try await service.post("/v1/artwork", url: url, options: ["size": 96])
-    #expect(again.status == 201)
+    let spelled = try await service.post(
+      "/v1/artwork", url: url, options: ["size": "96", "shape": "square", "crop": "attention"])
+    #expect(again.status == 201 && spelled.status == 201)
     #expect(Self.answer(again) == Self.answer(first))
+    #expect(Self.answer(spelled) == Self.answer(first))
+    #expect(again.header("Location") == first.string("image_url"))
     #expect(try origin.requests(target) == 1)
     let hash = try await service.post("/v1/thumbhash", url: url)
     let hashAgain = try await service.post("/v1/thumbhash", url: url)
     #expect(hash.status == 200 && Self.answer(hashAgain) == Self.answer(hash))
     #expect(try origin.requests(target) == 2)
+    #expect(try await Self.cacheLookups(service, "hit") == hits + 3)
+    #expect(try await Self.cacheLookups(service, "miss") == misses + 2)
   }
 
   @Test func differentOptionsMakeANewRender() async throws {

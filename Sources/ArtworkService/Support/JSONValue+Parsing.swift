@@ -1,0 +1,266 @@
+/// Why a text is not the JSON it should be, with the byte offset where reading stopped.
+struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+  var reason: String
+  var offset: Int
+
+  var description: String { "\(reason) at byte \(offset)" }
+}
+
+extension JSONValue {
+  /// The deepest nesting of arrays and objects accepted: request bodies are flat, and a bound
+  /// keeps a hostile `[[[[...` from exhausting the stack.
+  static var maxDepth: Int { 64 }
+
+  /// Parses RFC 8259 JSON text (UTF-8; one value, surrounded by optional whitespace).
+  ///
+  /// Strict: no comments, trailing commas, single quotes, leading zeros, NaN or control
+  /// characters in strings; escapes must be valid, surrogates paired. A repeated key in one
+  /// object is refused: which value would win is ambiguous. Numbers written without fraction or
+  /// exponent that fit an `Int` become `.int`; other numbers `.double`.
+  init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+    var reader = JSONReader(bytes: bytes)
+    reader.skipWhitespace()
+    self = try reader.value(depth: 0)
+    reader.skipWhitespace()
+    guard reader.atEnd else { throw reader.error("unexpected text after the JSON value") }
+  }
+
+  /// The members of an object as a dictionary, or nil when this is not an object.
+  var objectMembers: [String: JSONValue]? {
+    guard case .object(let members) = self else { return nil }
+    return Dictionary(members, uniquingKeysWith: { _, last in last })
+  }
+}
+
+/// A cursor over JSON text; every method leaves `index` after what it read.
+private struct JSONReader {
+  let bytes: [UInt8]
+  var index = 0
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
+
+  var atEnd: Bool { index == bytes.count }
+
+  func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: index) }
+
+  mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    guard index < bytes.count else { throw error("unexpected end of the JSON text") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try object(depth: depth + 1)
+    case UInt8(ascii: "["): return try array(depth: depth + 1)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+    default: throw error("unexpected character")
+    }
+  }
+
+  private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    guard depth <= JSONValue.maxDepth else { throw error("nested too deeply") }
+    index += 1
+    var members: [(String, JSONValue)] = []
+    var seen: Set<String> = []
+    skipWhitespace()
+    if take(UInt8(ascii: "}")) { return .object(members) }
+    while true {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw error("expected a quoted key")
+      }
+      let keyOffset = index
+      let key = try string()
+      guard seen.insert(key).inserted else {
+        throw JSONSyntaxError(reason: "the key \"\(key)\" appears twice", offset: keyOffset)
+      }
+      skipWhitespace()
+      guard take(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
+      skipWhitespace()
+      members.append((key, try value(depth: depth)))
+      skipWhitespace()
+      if take(UInt8(ascii: "}")) { return .object(members) }
+      guard take(UInt8(ascii: ",")) else { throw error("expected ',' or '}' in an object") }
+      skipWhitespace()
+    }
+  }
+
+  private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    guard depth <= JSONValue.maxDepth else { throw error("nested too deeply") }
+    index += 1
+    var items: [JSONValue] = []
+    skipWhitespace()
+    if take(UInt8(ascii: "]")) { return .array(items) }
+    while true {
+      items.append(try value(depth: depth))
+      skipWhitespace()
+      if take(UInt8(ascii: "]")) { return .array(items) }
+      guard take(UInt8(ascii: ",")) else { throw error("expected ',' or ']' in an array") }
+      skipWhitespace()
+    }
+  }
+
+  private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count,
+      (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
+    else { throw error("unexpected character") }
+    index += count
+  }
+
+  private mutating func take(_ byte: UInt8) -> Bool {
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index += 1
+    return true
+  }
+
+  /// A quoted string; the opening quote is at `index`.
+  private mutating func string() throws(JSONSyntaxError) -> String {
+    index += 1
+    let start = index
+    // The common case: no escapes, so the bytes between the quotes are the string.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        defer { index += 1 }
+        return try validated(bytes[start..<index], from: start)
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      guard byte >= 0x20 else { throw error("a control character inside a string") }
+      index += 1
+    }
+    var out = Array(bytes[start..<index])
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        index += 1
+        return try validated(out[...], from: start)
+      case UInt8(ascii: "\\"):
+        index += 1
+        try escape(into: &out)
+      case 0..<0x20:
+        throw error("a control character inside a string")
+      default:
+        out.append(byte)
+        index += 1
+      }
+    }
+    throw error("a string is not closed")
+  }
+
+  private func validated(_ slice: ArraySlice<UInt8>, from start: Int) throws(JSONSyntaxError)
+    -> String
+  {
+    guard let text = String(validating: slice, as: UTF8.self) else {
+      throw JSONSyntaxError(reason: "a string is not valid UTF-8", offset: start)
+    }
+    return text
+  }
+
+  /// One escape after its backslash, appended as UTF-8.
+  private mutating func escape(into out: inout [UInt8]) throws(JSONSyntaxError) {
+    guard index < bytes.count else { throw error("a string is not closed") }
+    let byte = bytes[index]
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
+    case UInt8(ascii: "b"): out.append(0x08)
+    case UInt8(ascii: "f"): out.append(0x0C)
+    case UInt8(ascii: "n"): out.append(0x0A)
+    case UInt8(ascii: "r"): out.append(0x0D)
+    case UInt8(ascii: "t"): out.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = UInt32(try hex4())
+      if (0xD800..<0xDC00).contains(scalar) {
+        guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")) else {
+          throw error("a high surrogate without its low surrogate")
+        }
+        let low = UInt32(try hex4())
+        guard (0xDC00..<0xE000).contains(low) else {
+          throw error("a high surrogate without its low surrogate")
+        }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00..<0xE000).contains(scalar) {
+        throw error("a low surrogate without its high surrogate")
+      }
+      guard let unicode = Unicode.Scalar(scalar) else { throw error("an invalid \\u escape") }
+      out.append(contentsOf: String(Character(unicode)).utf8)
+    default:
+      throw error("an invalid escape")
+    }
+  }
+
+  private mutating func hex4() throws(JSONSyntaxError) -> UInt16 {
+    guard index + 4 <= bytes.count else { throw error("an invalid \\u escape") }
+    var value: UInt16 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw error("an invalid \\u escape")
+      }
+      value = value << 4 | UInt16(digit)
+      index += 1
+    }
+    return value
+  }
+
+  /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+  private mutating func number() throws(JSONSyntaxError) -> JSONValue {
+    let start = index
+    _ = take(UInt8(ascii: "-"))
+    guard index < bytes.count, isDigit(bytes[index]) else { throw error("a malformed number") }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+      if index < bytes.count, isDigit(bytes[index]) {
+        throw error("a number with a leading zero")
+      }
+    } else {
+      skipDigits()
+    }
+    var integral = true
+    if take(UInt8(ascii: ".")) {
+      integral = false
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("a malformed number") }
+      skipDigits()
+    }
+    if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+      integral = false
+      if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("a malformed number") }
+      skipDigits()
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    if integral, let value = Int(text) { return .int(value) }
+    guard let value = Double(text), value.isFinite else {
+      throw JSONSyntaxError(reason: "a number out of range", offset: start)
+    }
+    return .double(value)
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+  }
+
+  private mutating func skipDigits() {
+    while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+  }
+}
