@@ -32,7 +32,8 @@ enum JSONValue: Sendable, Equatable {
 
   var text: String { String(decoding: bytes, as: UTF8.self) }
 
-  private func write(into out: inout [UInt8]) {
+  /// Appends the compact text of this value to `out`.
+  func write(into out: inout [UInt8]) {
     switch self {
     case .string(let s): JSONValue.writeString(s, into: &out)
     case .int(let i): out.append(contentsOf: String(i).utf8)
@@ -64,14 +65,20 @@ enum JSONValue: Sendable, Equatable {
   /// and U+2028/U+2029 too (valid JSON, but they end lines for JavaScript readers of logs).
   private static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    // Most strings (URLs, hashes, names) need no escaping: copy them whole.
-    let plain = !s.utf8.contains { byte in
-      byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2
-    }
-    if plain {
-      out.append(contentsOf: s.utf8)
-    } else {
-      writeEscaped(Array(s.utf8), into: &out)
+    var s = s
+    s.withUTF8 { bytes in
+      // Most strings (URLs, hashes, names) need no escaping: copy them whole.
+      var plain = true
+      for byte in bytes
+      where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
+        plain = false
+        break
+      }
+      if plain {
+        out.append(contentsOf: bytes)
+      } else {
+        writeEscaped(Array(bytes), into: &out)
+      }
     }
     out.append(UInt8(ascii: "\""))
   }

@@ -1,11 +1,5 @@
-import Foundation
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Structured logging: one JSON object per line,
 /// `{"ts":"2026-01-02T03:04:05.678Z","level":"info","msg":"...",...fields}`.
@@ -34,7 +28,7 @@ public struct Logger: Sendable {
   /// or `msg` are renamed with a leading underscore rather than silently overwriting those.
   public func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
     guard level >= self.level else { return }
-    let merged = metadata.merging(fields) { _, new in new }
+    let merged = metadata.isEmpty ? fields : metadata.merging(fields) { _, new in new }
     sink(Self.line(level: level, message: message, fields: merged, time: Self.now()))
   }
 
@@ -67,18 +61,27 @@ public struct Logger: Sendable {
   }
 
   /// Formats one line (fields sorted by name, so lines are stable for tests and diffs).
+  /// Written straight into bytes, member by member: this runs for every access-log line.
   static func line(
     level: LogLevel, message: String, fields: [String: LogValue], time: timespec
   ) -> String {
-    var members: [(String, JSONValue)] = [
-      ("ts", .string(timestamp(time))), ("level", .string(level.rawValue)),
-      ("msg", .string(message)),
-    ]
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
+    func member(_ key: String, _ value: JSONValue) {
+      out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+      JSONValue.string(key).write(into: &out)
+      out.append(UInt8(ascii: ":"))
+      value.write(into: &out)
+    }
+    member("ts", .string(timestamp(time)))
+    member("level", .string(level.rawValue))
+    member("msg", .string(message))
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
       let reserved = key == "ts" || key == "level" || key == "msg"
-      members.append((reserved ? "_" + key : key, JSONValue(value)))
+      member(reserved ? "_" + key : key, JSONValue(value))
     }
-    return JSONValue.object(members).text + "\n"
+    out.append(contentsOf: "}\n".utf8)
+    return String(decoding: out, as: UTF8.self)
   }
 
   static func now() -> timespec {
@@ -92,24 +95,51 @@ public struct Logger: Sendable {
     var seconds = time.tv_sec
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    // Digits written straight into 24 bytes: this runs for every access-log line.
+    var text = [UInt8](repeating: 0, count: 24)
+    func put(_ value: Int32, _ width: Int, at offset: Int) {
+      var rest = value
+      for position in stride(from: offset + width - 1, through: offset, by: -1) {
+        text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
     }
-    let millis = Int32(time.tv_nsec / 1_000_000)
-    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))"
-      + "T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
-      + ".\(pad(millis, 3))Z"
+    put(parts.tm_year + 1900, 4, at: 0)
+    put(parts.tm_mon + 1, 2, at: 5)
+    put(parts.tm_mday, 2, at: 8)
+    put(parts.tm_hour, 2, at: 11)
+    put(parts.tm_min, 2, at: 14)
+    put(parts.tm_sec, 2, at: 17)
+    put(Int32(time.tv_nsec / 1_000_000), 3, at: 20)
+    for (offset, mark) in [
+      (4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z"),
+    ] {
+      text[offset] = mark.utf8.first!
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }
 
 /// Serialises writes to standard error so that lines from different threads never interleave.
+/// Each line is one `write(2)` of its bytes (retried on a partial write or EINTR).
 private final class StandardErrorWriter: Sendable {
   static let shared = StandardErrorWriter()
-  private let handle = Mutex(FileHandle.standardError)
+  private let lock = Mutex(())
 
   func write(_ line: String) {
-    let data = Data(line.utf8)
-    handle.withLock { $0.write(data) }
+    var line = line
+    line.withUTF8 { bytes in
+      lock.withLock { _ in
+        var offset = 0
+        while offset < bytes.count {
+          let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+          if written < 0 {
+            if errno == EINTR { continue }
+            return  // Nowhere to report a failure to log; drop the line.
+          }
+          offset += written
+        }
+      }
+    }
   }
 }

@@ -88,3 +88,38 @@ private func parse(_ line: String) throws -> [String: Any] {
     for line in lines { _ = try parse(line) }
   }
 }
+
+@Suite struct StandardErrorSinkTests {
+  /// Lines written from many threads at once reach standard error whole, one `write` each.
+  /// Standard error is pointed at a file for the test, then restored.
+  @Test func linesFromManyThreadsNeverInterleave() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("artwork-stderr-\(UUID().uuidString)").path
+    defer { unlink(path) }
+    let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    try #require(file >= 0)
+    let saved = dup(2)
+    try #require(saved >= 0)
+    dup2(file, 2)
+    let threads = 8
+    let perThread = 200
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      for index in 0..<perThread {
+        let padding = String(repeating: "x", count: 100 + (index * 37) % 900)
+        Logger.standardError("{\"thread\":\(thread),\"index\":\(index),\"pad\":\"\(padding)\"}\n")
+      }
+    }
+    dup2(saved, 2)
+    close(saved)
+    close(file)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == threads * perThread)
+    var seen = Set<String>()
+    for line in lines {
+      let object = try parse(String(line))
+      seen.insert("\(object["thread"] ?? "?")/\(object["index"] ?? "?")")
+    }
+    #expect(seen.count == threads * perThread)
+  }
+}
