@@ -8,6 +8,8 @@
 # Usage: bench/cache/run.sh [SECONDS per measurement, default 10]
 #   CONCURRENCIES="4 32" (default)   LOG_LEVEL=warn (default; `info` writes an access line per
 #   request to a file)   PERF_OUT=/tmp/perf (optional: a CPU profile of the service per phase)
+#   COMPARE_WITH=/path/to/other/artwork (optional: the same measurements, in the same run, on
+#   another build of the service, e.g. one built from an earlier commit)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 trap cleanup EXIT
@@ -25,12 +27,7 @@ python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$PHOTOS" \
 track $!
 wait_http "http://127.0.0.1:$ORIGIN_PORT/p0.jpg"
 
-start_service ARTWORK_STORAGE="$WORK/store" ARTWORK_PRIVATE_SOURCES=127.0.0.1 \
-  ARTWORK_LOG_LEVEL="$LOG_LEVEL"
 BODY="{\"url\": \"http://127.0.0.1:$ORIGIN_PORT/p0.jpg\", \"shape\": \"poster\"}"
-echo "warm-up: $(curl -s -o /dev/null -w '%{http_code} in %{time_total}s' -H 'Content-Type: application/json' \
-  --data "$BODY" "http://127.0.0.1:$PORT/v1/artwork")"
-ORIGIN_HITS_BEFORE=$(grep -c 'GET /p0.jpg' "$WORK/origin.log" || true)
 
 # wrk: the request, and a summary as one JSON line (latencies in microseconds).
 cat >"$WORK/post.lua" <<LUA
@@ -45,11 +42,6 @@ done = function(summary, latency, requests)
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
 end
 LUA
-
-# Untimed: both generators warm the service's threads, the allocator and their connections.
-wrk -t1 -c32 -d2s -s "$WORK/post.lua" "http://127.0.0.1:$PORT/v1/artwork" >/dev/null
-"$BENCH" load --port "$PORT" --method POST --path /v1/artwork --content-type application/json \
-  --body-text "$BODY" --concurrency 32 --max-requests 1000 --seconds 60 >/dev/null
 
 # Runs "$@" while measuring the service's CPU time (and profiling it when PERF_OUT is set).
 measure() {
@@ -69,28 +61,44 @@ measure() {
 }
 
 ROWS=()
-for c in $CONCURRENCIES; do
-  measure "wrk.c$c" wrk -t1 -c"$c" -d"${DURATION}s" -s "$WORK/post.lua" \
-    "http://127.0.0.1:$PORT/v1/artwork"
-  RESULT=$(echo "$RESULT" | tail -1)
-  echo "wrk c=$c: $RESULT; service CPU $SERVICE_CPU ms"
-  ROWS+=("wrk|$c|$RESULT|$SERVICE_CPU")
-  measure "artwork-bench.c$c" "$BENCH" load --port "$PORT" --method POST --path /v1/artwork \
-    --content-type application/json --body-text "$BODY" --concurrency "$c" \
-    --max-requests 100000000 --seconds "$DURATION"
-  echo "artwork-bench c=$c: $RESULT; service CPU $SERVICE_CPU ms"
-  ROWS+=("artwork-bench|$c|$RESULT|$SERVICE_CPU")
+BUILD=0
+for binary in "$ARTWORK" ${COMPARE_WITH:-}; do
+  BUILD=$((BUILD + 1))
+  echo "build $BUILD: $binary"
+  ARTWORK=$binary start_service ARTWORK_STORAGE="$WORK/store$BUILD" \
+    ARTWORK_PRIVATE_SOURCES=127.0.0.1 ARTWORK_LOG_LEVEL="$LOG_LEVEL"
+  LINES_BEFORE=$(grep -c '"request"' "$WORK/service.log" || true)
+  echo "warm-up: $(curl -s -o /dev/null -w '%{http_code} in %{time_total}s' -H 'Content-Type: application/json' \
+    --data "$BODY" "http://127.0.0.1:$PORT/v1/artwork")"
+  ORIGIN_HITS_BEFORE=$(grep -c 'GET /p0.jpg' "$WORK/origin.log" || true)
+  # Untimed: both generators warm the service's threads, the allocator and their connections.
+  wrk -t1 -c32 -d2s -s "$WORK/post.lua" "http://127.0.0.1:$PORT/v1/artwork" >/dev/null
+  "$BENCH" load --port "$PORT" --method POST --path /v1/artwork --content-type application/json \
+    --body-text "$BODY" --concurrency 32 --max-requests 1000 --seconds 60 >/dev/null
+  for c in $CONCURRENCIES; do
+    measure "b$BUILD.wrk.c$c" wrk -t1 -c"$c" -d"${DURATION}s" -s "$WORK/post.lua" \
+      "http://127.0.0.1:$PORT/v1/artwork"
+    RESULT=$(echo "$RESULT" | tail -1)
+    echo "wrk c=$c: $RESULT; service CPU $SERVICE_CPU ms"
+    ROWS+=("$BUILD|wrk|$c|$RESULT|$SERVICE_CPU")
+    measure "b$BUILD.artwork-bench.c$c" "$BENCH" load --port "$PORT" --method POST \
+      --path /v1/artwork --content-type application/json --body-text "$BODY" --concurrency "$c" \
+      --max-requests 100000000 --seconds "$DURATION"
+    echo "artwork-bench c=$c: $RESULT; service CPU $SERVICE_CPU ms"
+    ROWS+=("$BUILD|artwork-bench|$c|$RESULT|$SERVICE_CPU")
+  done
+  ORIGIN_HITS_AFTER=$(grep -c 'GET /p0.jpg' "$WORK/origin.log" || true)
+  echo "origin GETs after the warm-up POST: $((ORIGIN_HITS_AFTER - ORIGIN_HITS_BEFORE))"
+  echo "log level $LOG_LEVEL; access lines written: $(($(grep -c '"request"' "$WORK/service.log" || true) - LINES_BEFORE))"
+  stop_service
 done
-ORIGIN_HITS_AFTER=$(grep -c 'GET /p0.jpg' "$WORK/origin.log" || true)
-echo "origin GETs after the warm-up POST: $((ORIGIN_HITS_AFTER - ORIGIN_HITS_BEFORE))"
-echo "log level $LOG_LEVEL; access lines written: $(grep -c '"request"' "$WORK/service.log" || true)"
 python3 - "${ROWS[@]}" <<'PY'
 import json, sys
 print()
-print("| generator | concurrency | requests | req/s | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | service CPU per request (us) | p99 / target 5 ms |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| build | generator | concurrency | requests | req/s | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | service CPU per request (us) | p99 / target 5 ms |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for row in sys.argv[1:]:
-    generator, c, result, cpu = row.split("|")
+    build, generator, c, result, cpu = row.split("|")
     r = json.loads(result)
     if generator == "wrk":
         assert r["failures"] == 0 and r["non_2xx"] == 0, r
@@ -100,7 +108,6 @@ for row in sys.argv[1:]:
         assert r["failures"] == 0 and r["statuses"].startswith("201x") and "," not in r["statuses"], r
         ms = {k: r[k + "_ms"] for k in ("p50", "p90", "p99", "max")}
         rate = r["rate"]
-    print(f"| {generator} | {c} | {r['requests']} | {rate:.0f} | {ms['p50']:.2f} | {ms['p90']:.2f} "
+    print(f"| {build} | {generator} | {c} | {r['requests']} | {rate:.0f} | {ms['p50']:.2f} | {ms['p90']:.2f} "
           f"| {ms['p99']:.2f} | {ms['max']:.2f} | {int(cpu) * 1000 / r['requests']:.0f} | {ms['p99'] / 5:.2f} |")
 PY
-stop_service
