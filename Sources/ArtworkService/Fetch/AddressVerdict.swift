@@ -19,10 +19,19 @@ public struct AddressVerdict: Sendable, Equatable, CustomStringConvertible {
   public var isPublic: Bool { isAllowed && allowedBy == nil }
 
   /// "100.101.102.103 is a CGNAT/Tailscale address (100.64.0.0/10)".
-  public var description: String {
+  public var description: String { "\(address) is \(explanation)" }
+
+  /// The verdict after a host name: "media.example resolves to 100.101.102.103, a
+  /// CGNAT/Tailscale address (100.64.0.0/10)".
+  public func describing(host: String) -> String {
+    "\(host) resolves to \(address), \(explanation)"
+  }
+
+  /// "a CGNAT/Tailscale address (100.64.0.0/10)", and the entry that allowed it, if one did.
+  private var explanation: String {
     let block = range.map { " (\($0))" } ?? ""
     let by = allowedBy.map { ", allowed by ARTWORK_PRIVATE_SOURCES entry \($0)" } ?? ""
-    return "\(address) is \(classification)\(block)\(by)"
+    return "\(classification)\(block)\(by)"
   }
 
   static func publicAddress(_ address: IPAddress) -> AddressVerdict {

@@ -9,8 +9,9 @@ enum FetchFailure: Sendable, Equatable {
   case userInfo
   /// A request header value that would smuggle a header.
   case badHeader
-  /// Every address dialled was refused by the policy (the first refusal named).
-  case refused(AddressVerdict)
+  /// An address was refused by the policy: one curl was about to dial (`host` nil), or one
+  /// of the addresses the host name resolves to (nothing was dialled then).
+  case refused(AddressVerdict, host: String? = nil)
   /// The name did not resolve.
   case unresolved(host: String)
   /// No connection could be made (refused, unreachable), or it broke.
@@ -55,10 +56,10 @@ enum FetchFailure: Sendable, Equatable {
         .badRequest, "URLs with a user name or password are refused; use a URL without them.")
     case .badHeader:
       return ArtworkError(.badRequest, "A conditional request header contains a line break.")
-    case .refused(let verdict):
+    case .refused(let verdict, let host):
       return ArtworkError(
         .forbiddenAddress,
-        "\(verdict); the service fetches only from public addresses unless ARTWORK_PRIVATE_SOURCES lists it."
+        "\(host.map(verdict.describing(host:)) ?? verdict.description); the service fetches only from public addresses unless ARTWORK_PRIVATE_SOURCES lists it."
       )
     case .unresolved(let host):
       return ArtworkError(.badGateway, "The host name \(host) does not resolve.")

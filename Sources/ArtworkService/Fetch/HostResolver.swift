@@ -1,11 +1,39 @@
+import Foundation
 import Glibc
+import Synchronization
 
 /// Resolves a host name to every address it has, with the system resolver (`getaddrinfo`), and
 /// reads each answer from the socket address bytes. Blocking: call on a `FetchPool` thread.
 ///
-/// Used by the reachability check to judge *every* address a phone might be given; the fetcher
-/// itself never resolves (curl does, and the policy judges what curl dials).
+/// The fetcher judges *every* address of a host name with it before dialling any (and then pins
+/// curl to those addresses); the reachability check judges them as a phone would.
 enum HostResolver {
+  /// `resolve(host)` within `timeout`: the lookup runs on a thread of its own (getaddrinfo has no
+  /// deadline), and a lookup still going at the deadline answers `.failed` while its thread
+  /// finishes on its own.
+  static func resolve(_ host: String, within timeout: Duration) -> Resolution {
+    let answer = PendingResolution()
+    let thread = Thread { answer.deliver(resolve(host)) }
+    thread.stackSize = 256 * 1024
+    thread.start()
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    guard answer.ready.wait(timeout: .now() + max(0, seconds)) == .success else {
+      return .failed("the lookup did not answer within \(timeout)")
+    }
+    return answer.value.withLock { $0 } ?? .failed("the lookup gave no answer")
+  }
+
+  /// One lookup's answer, handed from its thread to the waiting caller.
+  private final class PendingResolution: Sendable {
+    let value = Mutex<Resolution?>(nil)
+    let ready = DispatchSemaphore(value: 0)
+
+    func deliver(_ resolution: Resolution) {
+      value.withLock { $0 = resolution }
+      ready.signal()
+    }
+  }
+
   /// The distinct addresses of `host` in resolver order, or the resolver's message.
   /// NOTE: getaddrinfo has no timeout of its own; the system resolver's (resolv.conf) applies.
   static func resolve(_ host: String) -> Resolution {

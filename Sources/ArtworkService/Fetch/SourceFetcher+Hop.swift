@@ -30,6 +30,29 @@ extension SourceFetcher {
 
     let policy = configuration.policy
     let host = url.hostName
+    // A host name is judged on every address it resolves to before anything is dialled: one
+    // refused address refuses the host. curl is then pinned to exactly those addresses, so the
+    // name is not resolved a second time (a rebinding DNS server gets one answer, judged whole).
+    if IPAddress(parsing: host) == nil {
+      switch HostResolver.resolve(url.host, within: remaining) {
+      case .failed:
+        return (FetchHop(url: url.string), nil, .unresolved(host: url.host))
+      case .addresses(let addresses):
+        let verdicts = addresses.map { policy.judge($0, host: host) }
+        if let refusal = verdicts.first(where: { !$0.isAllowed }) {
+          var record = FetchHop(url: url.string)
+          record.refused = [refusal]
+          return (record, nil, .refused(refusal, host: url.host))
+        }
+        if !addresses.isEmpty {
+          let list = addresses.map { address in
+            if case .v6 = address { return "[\(address)]" }
+            return address.description
+          }
+          easy.set(.resolve, ["\(host):\(url.port):\(list.joined(separator: ","))"])
+        }
+      }
+    }
     // NOTE: this is the SSRF defence. curl calls it with the resolved address of every
     // connection attempt; a refusal means no socket is ever created for that address.
     easy.onOpenSocket = { endpoint in
@@ -59,7 +82,7 @@ extension SourceFetcher {
     if isCancelled() { return .cancelled }
     if status.isTimeout { return .timeout(seconds: configuration.fetchTimeout.seconds) }
     // Refused addresses explain a connect failure (even if other addresses were unreachable).
-    if let first = refused.first, status.isConnectFailure { return .refused(first) }
+    if let first = refused.first, status.isConnectFailure { return .refused(first, host: nil) }
     if status.isResolveFailure { return .unresolved(host: host) }
     if status.isCertificateFailure { return .certificate(host: host, reason: status.message) }
     if status.isTLSFailure { return .tls(host: host, reason: status.message) }

@@ -3,9 +3,11 @@
 /// Defences, each applied on the first request and on every redirect hop:
 /// - URLs are parsed by curl's own parser and handed to curl as parsed; only http/https, no user
 ///   info (400); curl's protocol lists are http,https too.
+/// - A host name is resolved once and judged on every answer before anything is dialled: one
+///   refused answer refuses the host. curl is pinned to the judged addresses (`CURLOPT_RESOLVE`).
 /// - The address actually dialled is judged at connect time (`CURLOPT_OPENSOCKETFUNCTION`): a
 ///   refused address gets no socket, so no packet leaves. This covers every spelling of an
-///   address and DNS rebinding, because it judges curl's resolution, not ours.
+///   address and DNS rebinding whatever the resolver does, because it judges the bytes dialled.
 /// - Redirects are followed here, not by curl: at most `maxRedirects`, loops refused, each hop a
 ///   fresh handle (no connection opened under one hop's allowance serves another).
 /// - Proxies from the environment are ignored; no Accept-Encoding is sent and nothing is decoded;

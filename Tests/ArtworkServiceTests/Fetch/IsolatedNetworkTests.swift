@@ -7,27 +7,34 @@ import Testing
 ///
 /// NOTE: this must never send a packet off the machine, so the part that dials 10.0.0.1 runs only
 /// in a fresh network namespace whose one interface is `lo` (with 10.0.0.1 added to it): the test
-/// re-executes the test binary under `unshare --net --map-root-user`, and the child suite checks
+/// re-executes the test binary under `unshare --net --mount --map-root-user`, and the child suite checks
 /// the isolation before doing anything. Where unprivileged namespaces or `ip` are unavailable the
 /// test is skipped; the open-socket refusal tests on loopback cover the same code path.
 @Suite struct IsolatedNetworkTests {
   static let childVariable = "ARTWORK_ISOLATED_NETWORK_CHILD"
   static let isChild = ProcessInfo.processInfo.environment[childVariable] == "1"
-  static let setUp = "ip link set lo up && ip addr add 10.0.0.1/32 dev lo"
+  /// Inside the namespaces: loopback up with 10.0.0.1 on it too, and (in a mount namespace of
+  /// its own) an /etc/hosts naming `mixed.test` with a loopback and a private answer and
+  /// `loopback.test` with a loopback answer only.
+  static let setUp = """
+    ip link set lo up && ip addr add 10.0.0.1/32 dev lo \
+    && hosts=$(mktemp) && printf '127.0.0.1 localhost\\n127.0.0.1 mixed.test loopback.test\\n\
+    10.0.0.1 mixed.test\\n' > "$hosts" && mount --bind "$hosts" /etc/hosts && rm "$hosts"
+    """
+  static let unshare = ["/usr/bin/unshare", "--net", "--mount", "--map-root-user"]
 
   /// Whether this machine can make an isolated namespace (user namespaces, `unshare`, `ip`).
   static let canIsolate: Bool = {
     guard !isChild else { return false }
-    return (try? run(["/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c", setUp]))?.status
-      == 0
+    return (try? run(unshare + ["sh", "-c", setUp]))?.status == 0
   }()
 
   @Test(.enabled(if: canIsolate, "needs unshare --net --map-root-user and ip"))
   func refusesAPrivateAddressThatReallyListens() throws {
     let binary = CommandLine.arguments[0]
     let (status, output) = try Self.run(
-      [
-        "/usr/bin/timeout", "180", "/usr/bin/unshare", "--net", "--map-root-user", "sh", "-c",
+      ["/usr/bin/timeout", "180"] + Self.unshare + [
+        "sh", "-c",
         "\(Self.setUp) && exec \"$0\" --testing-library swift-testing --filter IsolatedNetworkChild",
         binary,
       ], environment: [Self.childVariable: "1"])
@@ -53,7 +60,7 @@ import Testing
   }
 }
 
-/// Runs only inside the namespace made by `IsolatedNetworkTests`. Every test dialling (or that a
+/// Runs only inside the namespaces made by `IsolatedNetworkTests`. Every test dialling (or that a
 /// regression could make dial) an address off loopback lives here and nowhere else.
 @Suite(.enabled(if: IsolatedNetworkTests.isChild), .serialized)
 struct IsolatedNetworkChild {
@@ -116,5 +123,39 @@ struct IsolatedNetworkChild {
     let allowed = try await FetchTest.fetcher(allow: "10.0.0.0/8").fetch(url)
     #expect(allowed.status == 200)
     #expect(try origin.counts().accepts["extra"] == 1)
+  }
+
+  /// A host name with one private answer among others is refused before anything is dialled,
+  /// even when the other answers are allowed; a name whose every answer is allowed is fetched.
+  @Test func aNameWithAnyRefusedAnswerIsRefusedWhole() async throws {
+    try Self.requireIsolation()
+    let resolved = HostResolver.resolve("mixed.test", within: .seconds(5))
+    try #require(
+      resolved == .addresses([IPAddress(parsing: "127.0.0.1")!, IPAddress(parsing: "10.0.0.1")!]),
+      "the namespace's /etc/hosts is not in place: \(resolved)")
+    let origin = try await OriginServer.start(extra: "10.0.0.1")
+    let fetcher = try FetchTest.fetcher(allow: "127.0.0.1")
+
+    let mixed = await FetchTest.error(fetcher, "http://mixed.test:\(origin.http)/image.png")
+    #expect(mixed?.kind == .forbiddenAddress)
+    #expect(
+      mixed?.detail.hasPrefix(
+        "mixed.test resolves to 10.0.0.1, a private address (10.0.0.0/8); ") == true,
+      "\(String(describing: mixed))")
+    // Also when the name is reached by a redirect from an allowed address.
+    let hop = "http://mixed.test:\(origin.http)/image.png".percentEncodedForQuery
+    let redirected = await FetchTest.error(
+      fetcher, "http://127.0.0.1:\(origin.http)/to?url=\(hop)")
+    #expect(redirected?.kind == .forbiddenAddress)
+    #expect(try origin.counts().accepts["http"] == 1)  // the redirect only
+    #expect(try origin.counts().accepts["extra"] == 0)
+
+    // Every answer allowed: fetched, from the one address the name has.
+    let single = try await fetcher.fetch("http://loopback.test:\(origin.http)/image.png")
+    #expect(single.status == 200)
+    // The name listed: every answer it has is allowed, the private one included.
+    let listed = try await FetchTest.fetcher(allow: "mixed.test").fetch(
+      "http://mixed.test:\(origin.http)/image.png")
+    #expect(listed.status == 200)
   }
 }
