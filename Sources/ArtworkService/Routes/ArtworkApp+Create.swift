@@ -107,8 +107,9 @@ extension ArtworkApp {
     let created = try await processor.render(
       input.bytes, declaredType: input.declaredType, options: options)
     // Answer only once the object is durably stored: nothing acknowledged is ever lost.
-    try await storage.put(created.key, bytes: created.rendered.bytes)
-    metrics.recordArtworkCreated(bytes: created.rendered.bytes.count)
+    if try await storage.put(created.key, bytes: created.rendered.bytes) {
+      metrics.recordArtworkCreated(bytes: created.rendered.bytes.count)
+    }
     return CachedArtwork(created, shape: options.shape)
   }
 

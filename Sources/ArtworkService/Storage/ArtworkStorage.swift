@@ -64,13 +64,15 @@ public struct StoredObject: Sendable {
 ///
 /// Contract, shared by every backend and tested by one suite:
 /// - `put` is create-only and atomic: a reader sees the whole object or nothing. Storing a key
-///   that exists already is success (ids are content hashes).
+///   that exists already is success (ids are content hashes); `put` answers whether it created
+///   the object.
 /// - `get`/`head` answer nil for a key that is not stored.
 /// - Records are small opaque values under a text key (the URL result cache); `putRecord`
 ///   overwrites atomically.
 /// - Failures are `ArtworkError` of kind `.storageUnavailable` (with `retryAfter`) or `.internal`.
 public protocol ArtworkStorage: Sendable {
-  func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError)
+  @discardableResult
+  func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool
   func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject?
   /// The stored size in bytes, or nil when not stored.
   func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int?

@@ -4,7 +4,8 @@
 
 extension FileSystemStorage {
   /// Stores an object atomically; an existing object is kept (and marked as requested).
-  func putNow(_ key: ArtworkKey, bytes: [UInt8]) throws(FileError) {
+  /// True when this call created it.
+  func putNow(_ key: ArtworkKey, bytes: [UInt8]) throws(FileError) -> Bool {
     let final = objectPath(key)
     // Storing it again means it is in use: refresh its retention mark like a read does. The
     // check and the refresh happen under the retention lock, so a sweep cannot remove the
@@ -14,7 +15,7 @@ extension FileSystemStorage {
       if existing.modified < Self.now() - Self.touchInterval { Posix.touch(final) }
       return true
     }
-    if exists { return }
+    if exists { return false }
     let bucket = objectBucket(key)
     let parent = String(bucket.dropLast(3))
     if try Posix.makeDirectory(parent) { try Posix.syncDirectory(objectsDirectory) }
@@ -25,11 +26,12 @@ extension FileSystemStorage {
     defer { unlink(temporary) }
     // link() refuses to replace an existing name, which is exactly create-only: two concurrent
     // puts of one key both succeed and the first object stays.
+    var created = true
     if link(temporary, final) != 0 {
       let code = errno
       switch code {
       case EEXIST:
-        break
+        created = false
       case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK:
         // Filesystems without hard links: rename instead. Ids are content hashes, so replacing
         // an object that appeared meanwhile replaces it with identical bytes.
@@ -41,6 +43,7 @@ extension FileSystemStorage {
       }
     }
     try Posix.syncDirectory(bucket)
+    return created
   }
 
   /// Stores a record atomically, replacing any previous value.

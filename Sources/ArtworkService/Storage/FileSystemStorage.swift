@@ -66,7 +66,8 @@ public final class FileSystemStorage: ArtworkStorage {
     removeStaleTemporaryFiles()
   }
 
-  public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) {
+  @discardableResult
+  public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool {
     try await blocking { () throws(FileError) in try self.putNow(key, bytes: bytes) }
   }
 

@@ -45,19 +45,20 @@ enum StorageContract {
 
   static func putIsIdempotent(_ storage: any ArtworkStorage) async throws {
     let (key, bytes) = sample()
-    try await storage.put(key, bytes: bytes)
-    try await storage.put(key, bytes: bytes)
+    #expect(try await storage.put(key, bytes: bytes), "the first put creates")
+    #expect(try await !storage.put(key, bytes: bytes), "the second finds it stored")
     #expect(try await storage.get(key)?.bytes == bytes)
   }
 
   static func concurrentSameKeyPutsAllSucceed(_ storage: any ArtworkStorage) async throws {
     let (key, bytes) = sample(200_000, format: .png)
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    let created = try await withThrowingTaskGroup(of: Bool.self) { group in
       for _ in 0..<8 {
         group.addTask { try await storage.put(key, bytes: bytes) }
       }
-      try await group.waitForAll()
+      return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
+    #expect(created == 1, "exactly one of the concurrent puts created the object")
     #expect(try await storage.get(key)?.bytes == bytes)
     #expect(try await storage.head(key) == bytes.count)
   }

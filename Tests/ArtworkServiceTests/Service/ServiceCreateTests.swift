@@ -96,6 +96,11 @@ import ThumbHashCodec
       let url = try #require(first.object["image_url"] as? String)
       #expect(second.object["image_url"] as? String == url)
       #expect(service.objectFiles().count == 1)
+      // The metrics count stored objects, not answers: the second upload stored nothing new.
+      let metrics = try await service.get("/metrics").text.split(separator: "\n")
+      let bytes = try #require(first.object["bytes"] as? Int)
+      #expect(metrics.contains("artwork_created_total 1"), "\(metrics)")
+      #expect(metrics.contains("artwork_stored_bytes_total \(bytes)"), "\(metrics)")
       let name = try #require(url.split(separator: "/").last)
       let served = try await service.get("/v1/images/\(name)")
       let hex = name.split(separator: ".")[0]

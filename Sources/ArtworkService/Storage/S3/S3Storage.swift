@@ -69,7 +69,8 @@ public final class S3Storage: ArtworkStorage {
 
   // MARK: - Objects
 
-  public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) {
+  @discardableResult
+  public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool {
     let name = client.objectKey(key)
     let request = client.putObject(
       name, body: bytes, contentType: key.format.contentType,
@@ -81,7 +82,7 @@ public final class S3Storage: ArtworkStorage {
       try? await Task.sleep(for: .milliseconds(50))
       response = try await send(request, "PUT \(name)")
     }
-    if response.isSuccess { return }
+    if response.isSuccess { return true }
     guard response.status == 412 else { throw failure(response, "PUT \(name)") }
     // Stored already (same bytes): this request counts as a use of it for retention.
     if let existing = try? await send(client.headObject(name), "HEAD \(name)"),
@@ -89,6 +90,7 @@ public final class S3Storage: ArtworkStorage {
     {
       await refreshIfStale(key, response: existing)
     }
+    return false
   }
 
   public func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject? {
