@@ -94,14 +94,18 @@ extension ArtworkRequest {
     return "\(number)"
   }
 
-  /// The request parsed when it is a valid JSON `{"url": ...}` request; nil otherwise, without
-  /// touching any other kind of body (a multipart upload is not parsed twice).
+  /// The request parsed when it is a valid JSON `{"url": ...}` request of at most
+  /// `quickJSONLimit` bytes; nil otherwise, without touching any other kind of body (a multipart
+  /// upload is not parsed twice). For answers on the server thread, which must stay quick.
   static func parseJSON(_ request: HTTPRequest) -> ArtworkRequest? {
-    guard mediaTypeEssence(request.headers["Content-Type"] ?? "") == "application/json" else {
-      return nil
-    }
+    guard request.body.count <= quickJSONLimit,
+      mediaTypeEssence(request.headers["Content-Type"] ?? "") == "application/json"
+    else { return nil }
     return try? parse(request)
   }
+
+  /// A URL request is a few hundred bytes; anything far larger is parsed off the server thread.
+  static var quickJSONLimit: Int { 16 * 1024 }
 
   /// Refuses a body type that is none of the three inputs (415), before the body is read.
   static func checkContentType(_ essence: String) throws(ArtworkError) {
