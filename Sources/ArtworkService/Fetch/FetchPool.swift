@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import Synchronization
 
 /// A bounded pool of threads for blocking network work (`curl_easy_perform`, `getaddrinfo`), kept
@@ -11,26 +9,17 @@ import Synchronization
 /// bound (a few dozen concurrent fetches) is far below where a thread per transfer costs anything.
 ///
 /// At most `threads` jobs run at once and at most `queueLimit` wait; past that, `run` answers
-/// `ArtworkError(.busy, retryAfter: 1)` at once. Threads start on demand and then stay.
+/// `ArtworkError(.busy, retryAfter: 1)` at once. Threads start on demand, stay, and end when the
+/// pool is released (`OnDemandThreads`).
 public final class FetchPool: Sendable {
-  private struct State {
-    var queue: [@Sendable () -> Void] = []
-    var started = 0
-    var idle = 0
-  }
-
-  private let state = Mutex(State())
-  private let wake = DispatchSemaphore(value: 0)
-  private let threads: Int
-  private let queueLimit: Int
+  private let threads: OnDemandThreads<Void>
 
   /// - Parameters:
   ///   - threads: most jobs running at once.
   ///   - queueLimit: most jobs waiting for a thread.
   public init(threads: Int = 16, queueLimit: Int = 64) {
-    precondition(threads > 0 && queueLimit >= 0)
-    self.threads = threads
-    self.queueLimit = queueLimit
+    self.threads = OnDemandThreads(
+      threads: threads, queueLimit: queueLimit, name: "artwork-fetch", stackSize: 2 << 20)
   }
 
   /// Runs `work` on a pool thread and returns its result. `work` receives a closure telling it
@@ -43,14 +32,14 @@ public final class FetchPool: Sendable {
     let cancelled = CancellationFlag()
     let result: Result<T, ArtworkError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let job: @Sendable () -> Void = {
+        let accepted = threads.submit { _ in
           if cancelled.isSet {
             continuation.resume(returning: .failure(Self.cancelledError))
           } else {
             continuation.resume(returning: work { cancelled.isSet })
           }
         }
-        if !enqueue(job) {
+        if !accepted {
           continuation.resume(
             returning: .failure(
               ArtworkError(
@@ -65,41 +54,6 @@ public final class FetchPool: Sendable {
 
   static let cancelledError = ArtworkError(
     .badGateway, "The fetch was cancelled.", internalDetail: "task cancelled")
-
-  private func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
-    let spawn: Bool? = state.withLock { state in
-      // Jobs an idle or not-yet-started thread will take at once do not count as waiting.
-      let capacity = queueLimit + state.idle + (threads - state.started)
-      guard state.queue.count < capacity else { return nil }
-      state.queue.append(job)
-      guard state.idle < state.queue.count, state.started < threads else { return false }
-      state.started += 1
-      state.idle += 1
-      return true
-    }
-    guard let spawn else { return false }
-    if spawn {
-      let thread = Thread { [self] in workLoop() }
-      thread.name = "artwork-fetch"
-      thread.stackSize = 2 << 20
-      thread.start()
-    }
-    wake.signal()
-    return true
-  }
-
-  private func workLoop() {
-    while true {
-      // `idle` already counts this thread (set when spawned, or at the end of the last job).
-      wake.wait()
-      let job = state.withLock { state in
-        state.idle -= 1
-        return state.queue.removeFirst()
-      }
-      job()
-      state.withLock { $0.idle += 1 }
-    }
-  }
 }
 
 /// A one-way flag set when the awaiting task is cancelled, read by the pool thread.
