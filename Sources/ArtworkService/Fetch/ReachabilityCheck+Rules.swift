@@ -12,7 +12,7 @@ extension ReachabilityCheck {
   /// Every address the host resolves to, judged as a phone would (public only).
   func addressCheck(_ url: CurlURL) -> Check {
     let host = url.hostName
-    switch HostResolver.resolve(host) {
+    switch HostResolver.resolve(host, within: fetcher.configuration.fetchTimeout) {
     case .failed(let message):
       return Check(
         name: "public_address", ok: false, reason: "\(host) does not resolve (\(message)).")
