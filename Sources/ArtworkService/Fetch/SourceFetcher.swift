@@ -129,6 +129,9 @@ public struct SourceFetcher: Sendable {
     guard url.scheme == "http" || url.scheme == "https" else { return .scheme(url.scheme) }
     guard !url.hasUserInfo else { return .userInfo }
     guard !url.hostName.isEmpty else { return .malformedURL("it has no host") }
+    guard (1...65535).contains(url.port) else {
+      return .malformedURL("port \(url.port) is not a port to connect to")
+    }
     return nil
   }
 

@@ -115,6 +115,7 @@ import Testing
     "http://user:pw@127.0.0.1:1/", "https://:pw@127.0.0.1:1/", "file:///etc/passwd",
     "ftp://127.0.0.1:1/a.png", "//127.0.0.1:1/a.png", "/image.png",
     "http://127.0.0.1:1/\(String(repeating: "a", count: 9000))", "http://127.0.0.1:1/\r\nX: y",
+    "http://127.0.0.1:0/image.png", "https://[::1]:0/", "http://127.0.0.1:65536/",
   ])
   func refusesMalformedOrForbiddenURLsBeforeConnecting(url: String) async throws {
     let error = await FetchTest.error(try FetchTest.fetcher(allow: nil), url)
