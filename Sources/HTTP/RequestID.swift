@@ -23,21 +23,22 @@ enum RequestID {
     }
   }
 
-  /// 32 lowercase hex digits: this process's random half, then a counter scrambled by a
-  /// bijection, so ids never repeat within a process and differ between processes. (One random
-  /// draw per process: reading the kernel's generator per request cost a system call each.)
+  /// 32 lowercase hex digits: a per-process counter run through two keyed bijections, so ids
+  /// never repeat within a process, differ between processes, and vary from the first digit (a
+  /// prefix of an id is as good as the whole when searching logs). One random draw per process:
+  /// reading the kernel's generator for every request cost a system call each.
   static func generate() -> String {
     let sequence = counter.wrappingAdd(1, ordering: .relaxed).oldValue
     var text: [UInt8] = []
     text.reserveCapacity(32)
-    appendHex(processHalf, to: &text)
-    appendHex(scramble(sequence ^ processHalf), to: &text)
+    appendHex(scramble(sequence ^ keys.0), to: &text)
+    appendHex(scramble(sequence ^ keys.1), to: &text)
     return String(decoding: text, as: UTF8.self)
   }
 
-  private static let processHalf: UInt64 = {
+  private static let keys: (UInt64, UInt64) = {
     var generator = SystemRandomNumberGenerator()
-    return generator.next()
+    return (generator.next(), generator.next())
   }()
   private static let counter = Atomic<UInt64>(0)
 

@@ -103,7 +103,18 @@ import Testing
   }
 
   @Test func generatesDistinctIDs() {
-    #expect(RequestID.generate() != RequestID.generate())
+    let ids = (0..<10_000).map { _ in RequestID.generate() }
+    #expect(Set(ids).count == ids.count)
+    #expect(ids.allSatisfy { $0.utf8.count == 32 && $0.utf8.allSatisfy(\.isHexDigit) })
+    // They vary from the first digit: 8-digit prefixes of 100 ids collide with odds near 1e-6.
+    #expect(Set(ids.prefix(100).map { $0.prefix(8) }).count == 100)
+  }
+}
+
+extension UInt8 {
+  fileprivate var isHexDigit: Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+      || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
   }
 }
 
