@@ -1,7 +1,7 @@
 /// Everything about a request that is known once its headers are complete (no body yet).
 public struct HTTPRequestHead: Sendable {
   /// The request id: the client's `X-Request-Id` when it is sane (at most 64 characters of
-  /// `[A-Za-z0-9._-]`), otherwise a random hex id. Always echoed in `X-Request-Id`.
+  /// `[A-Za-z0-9._-]`), otherwise a generated 32-digit hex id. Always echoed in `X-Request-Id`.
   public var id: String
   /// The request method.
   public var method: HTTPMethod

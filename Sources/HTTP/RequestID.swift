@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Request ids: the client's own when sane, otherwise random.
+/// Request ids: the client's own when sane, otherwise generated (unique, random-looking).
 enum RequestID {
-  /// `incoming` when it is 1...64 characters of `[A-Za-z0-9._-]`, else a fresh random id.
+  /// `incoming` when it is 1...64 characters of `[A-Za-z0-9._-]`, else a fresh generated id.
   static func accept(_ incoming: String?) -> String {
     if let incoming, isSane(incoming) { return incoming }
     return generate()
