@@ -6,6 +6,9 @@
 /// empty-body hash for bodyless requests.
 struct S3Client: Sendable {
   let configuration: S3Configuration
+  /// `{scheme}://{host}{base}/{bucket}` or `{scheme}://{bucket}.{host}{base}`, no trailing slash:
+  /// worked out once, as every request's URL starts with it.
+  private let bucketBase: String
 
   /// The SHA-256 of an empty body, the payload hash of GET, HEAD and DELETE.
   static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -14,6 +17,7 @@ struct S3Client: Sendable {
 
   init(configuration: S3Configuration) {
     self.configuration = configuration
+    self.bucketBase = Self.bucketBase(configuration)
   }
 
   // MARK: - Keys
@@ -41,20 +45,19 @@ struct S3Client: Sendable {
 
   /// The URL of object `key` (already unencoded; encoded here).
   func objectURL(_ key: String) -> String {
-    bucketBase() + "/" + S3Encoding.encodeKey(key)
+    bucketBase + "/" + S3Encoding.encodeKey(key)
   }
 
   /// The bucket's URL with a canonical query (`/bucket?…` or `https://bucket.host/?…`).
   func bucketURL(query: [(name: String, value: String)] = []) -> String {
-    var url = bucketBase()
+    var url = bucketBase
     // Virtual-hosted: the bucket is the host, so its listing is the root path `/`.
     if configuration.virtualHosted { url += "/" }
     if !query.isEmpty { url += "?" + S3Encoding.canonicalQuery(query) }
     return url
   }
 
-  /// `{scheme}://{host}{base}/{bucket}` or `{scheme}://{bucket}.{host}{base}`, no trailing slash.
-  private func bucketBase() -> String {
+  private static func bucketBase(_ configuration: S3Configuration) -> String {
     guard let parts = configuration.endpointParts else {
       // An invalid configuration is reported by `problems` first; never crash on it here.
       return configuration.endpoint + "/" + S3Encoding.encodeKey(configuration.bucket)
