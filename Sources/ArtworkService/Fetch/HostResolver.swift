@@ -9,7 +9,7 @@ import Synchronization
 /// curl to those addresses); the reachability check judges them as a phone would.
 enum HostResolver {
   /// `resolve(host)` within `timeout`: the lookup runs on a thread of its own (getaddrinfo has no
-  /// deadline), and a lookup still going at the deadline answers `.failed` while its thread
+  /// deadline), and a lookup still going at the deadline answers `.timedOut` while its thread
   /// finishes on its own.
   static func resolve(_ host: String, within timeout: Duration) -> Resolution {
     let answer = PendingResolution()
@@ -18,7 +18,7 @@ enum HostResolver {
     thread.start()
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     guard answer.ready.wait(timeout: .now() + max(0, seconds)) == .success else {
-      return .failed("the lookup did not answer within \(timeout)")
+      return .timedOut
     }
     return answer.value.withLock { $0 } ?? .failed("the lookup gave no answer")
   }
@@ -71,9 +71,10 @@ enum HostResolver {
     }
   }
 
-  /// The answer: addresses, or why there are none in the resolver's words.
+  /// The answer: addresses, why there are none in the resolver's words, or no answer in time.
   enum Resolution: Sendable, Equatable {
     case addresses([IPAddress])
     case failed(String)
+    case timedOut
   }
 }

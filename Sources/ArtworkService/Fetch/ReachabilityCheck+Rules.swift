@@ -16,6 +16,10 @@ extension ReachabilityCheck {
     case .failed(let message):
       return Check(
         name: "public_address", ok: false, reason: "\(host) does not resolve (\(message)).")
+    case .timedOut:
+      return Check(
+        name: "public_address", ok: false,
+        reason: "\(host) did not resolve within \(fetcher.configuration.fetchTimeout).")
     case .addresses(let addresses):
       guard !addresses.isEmpty else {
         return Check(name: "public_address", ok: false, reason: "\(host) has no addresses.")

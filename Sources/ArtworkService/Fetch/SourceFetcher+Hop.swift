@@ -37,6 +37,10 @@ extension SourceFetcher {
       switch HostResolver.resolve(url.host, within: remaining) {
       case .failed:
         return (FetchHop(url: url.string), nil, .unresolved(host: url.host))
+      case .timedOut:
+        return (
+          FetchHop(url: url.string), nil, .timeout(seconds: configuration.fetchTimeout.seconds)
+        )
       case .addresses(let addresses):
         let verdicts = addresses.map { policy.judge($0, host: host) }
         if let refusal = verdicts.first(where: { !$0.isAllowed }) {

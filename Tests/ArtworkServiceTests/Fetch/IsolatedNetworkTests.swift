@@ -15,11 +15,14 @@ import Testing
   static let isChild = ProcessInfo.processInfo.environment[childVariable] == "1"
   /// Inside the namespaces: loopback up with 10.0.0.1 on it too, and (in a mount namespace of
   /// its own) an /etc/hosts naming `mixed.test` with a loopback and a private answer and
-  /// `loopback.test` with a loopback answer only.
+  /// `loopback.test` with a loopback answer only, and a resolv.conf whose one name server is
+  /// 127.0.0.1 with a 5 s timeout (a test that needs an answerless server binds port 53).
   static let setUp = """
     ip link set lo up && ip addr add 10.0.0.1/32 dev lo \
     && hosts=$(mktemp) && printf '127.0.0.1 localhost\\n127.0.0.1 mixed.test loopback.test\\n\
-    10.0.0.1 mixed.test\\n' > "$hosts" && mount --bind "$hosts" /etc/hosts && rm "$hosts"
+    10.0.0.1 mixed.test\\n' > "$hosts" && mount --bind "$hosts" /etc/hosts && rm "$hosts" \
+    && resolv=$(mktemp) && printf 'nameserver 127.0.0.1\\noptions timeout:5 attempts:1\\n' \
+    > "$resolv" && mount --bind "$resolv" /etc/resolv.conf && rm "$resolv"
     """
   static let unshare = ["/usr/bin/unshare", "--net", "--mount", "--map-root-user"]
 
@@ -157,5 +160,32 @@ struct IsolatedNetworkChild {
     let listed = try await FetchTest.fetcher(allow: "mixed.test").fetch(
       "http://mixed.test:\(origin.http)/image.png")
     #expect(listed.status == 200)
+  }
+
+  /// A name whose lookup never answers is cut at the fetch deadline (504), not held for the
+  /// resolver's own timeout (5 s in this namespace's resolv.conf).
+  @Test func aLookupThatNeverAnswersEndsAtTheFetchDeadline() async throws {
+    try Self.requireIsolation()
+    // A name server that reads nothing: queries to 127.0.0.1:53 wait for an answer.
+    let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    try #require(server >= 0)
+    defer { close(server) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(53).bigEndian
+    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    try #require(bound == 0, "bind 127.0.0.1:53: errno \(errno)")
+
+    let fetcher = try FetchTest.fetcher(allow: nil, timeout: .seconds(1))
+    let started = ContinuousClock.now
+    let error = await FetchTest.error(fetcher, "http://silent.test/image.png")
+    let waited = ContinuousClock.now - started
+    #expect(error?.kind == .gatewayTimeout, "\(String(describing: error))")
+    #expect(waited < .seconds(4), "waited \(waited): the resolver's 5 s, not the 1 s deadline")
   }
 }
