@@ -12,6 +12,7 @@ extension ArtworkError.Kind {
     case .notFound: 404
     case .methodNotAllowed: 405
     case .payloadTooLarge: 413
+    case .headersTooLarge: 431
     case .unsupportedMediaType: 415
     case .unprocessableImage: 422
     case .internal: 500
@@ -30,6 +31,7 @@ extension ArtworkError.Kind {
     case .notFound: "Not found"
     case .methodNotAllowed: "Method not allowed"
     case .payloadTooLarge: "Payload too large"
+    case .headersTooLarge: "Request headers too large"
     case .unsupportedMediaType: "Unsupported media type"
     case .unprocessableImage: "Unprocessable image"
     case .internal: "Internal server error"
@@ -50,6 +52,7 @@ extension ArtworkError.Kind {
     case 413: self = .payloadTooLarge
     case 415: self = .unsupportedMediaType
     case 422: self = .unprocessableImage
+    case 431: self = .headersTooLarge
     case 502: self = .badGateway
     case 503: self = .busy
     case 504: self = .gatewayTimeout

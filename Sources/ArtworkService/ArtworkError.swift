@@ -12,6 +12,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
     case payloadTooLarge = "payload-too-large"
+    case headersTooLarge = "headers-too-large"
     case unsupportedMediaType = "unsupported-media-type"
     case unprocessableImage = "unprocessable-image"
     case badGateway = "bad-gateway"

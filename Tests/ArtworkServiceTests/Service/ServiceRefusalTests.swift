@@ -165,4 +165,15 @@ import Testing
       #expect(service.objectFiles().isEmpty)
     }
   }
+
+  /// A request head over the HTTP layer's limit (16 KiB) is a 431 problem, through the one
+  /// mapping like every other status the HTTP layer makes itself.
+  @Test func oversizedHeadsAre431() async throws {
+    try await ServiceHarness.run { service in
+      let head = try await service.get(
+        "/healthz", headers: [("X-Padding", String(repeating: "a", count: 20_000))])
+      expectProblem(head, 431)
+      #expect(head.object["type"] as? String == "urn:artwork:problem:headers-too-large")
+    }
+  }
 }
