@@ -91,7 +91,8 @@ public struct ServiceConfig: Sendable {
     var allowListProblems: [String] = []
     privateSourceList = PrivateSourceAllowList(
       parsing: privateSources.joined(separator: ","), problems: &allowListProblems)
-    for problem in allowListProblems { reader.problem("ARTWORK_PRIVATE_SOURCES: \(problem)") }
+    // The allow-list's problems name the variable already.
+    for problem in allowListProblems { reader.problem(problem) }
     let cacheUnits: [DurationUnit] = [.seconds, .minutes, .hours]
     sourceTTL = reader.duration(
       "ARTWORK_SOURCE_TTL", default: .seconds(600), units: cacheUnits, bare: .seconds,

@@ -50,6 +50,20 @@ import Testing
     for key in documented { #expect(table.contains("| `\(key)` |")) }
   }
 
+  @Test func namesABadPrivateSourceOnce() {
+    #expect {
+      _ = try ServiceConfig(environment: ["ARTWORK_PRIVATE_SOURCES": "10.0.0.0/33,media lan"])
+    } throws: { error in
+      guard let error = error as? ConfigError else { return false }
+      #expect(error.problems.count == 2, "\(error.problems)")
+      #expect(
+        error.problems.allSatisfy {
+          $0.hasPrefix("ARTWORK_PRIVATE_SOURCES: ") && !$0.dropFirst(25).contains("ARTWORK_")
+        }, "\(error.problems)")
+      return true
+    }
+  }
+
   @Test func reportsEveryProblemAtOnce() {
     let environment = [
       "ARTWORK_LISTEN": "localhost",
