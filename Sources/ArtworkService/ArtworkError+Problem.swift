@@ -87,10 +87,4 @@ extension ArtworkError {
     return HTTPResponse(
       status: status, headers: headers, body: .bytes(JSONValue.object(members).bytes))
   }
-
-  /// Maps any error thrown below the routes; unknown errors become a plain 500.
-  static func wrapping(_ error: any Error) -> ArtworkError {
-    if let error = error as? ArtworkError { return error }
-    return ArtworkError(.internal, "internal error", internalDetail: String(describing: error))
-  }
 }

@@ -12,18 +12,12 @@
 
 static const long artwork_curl_global_default = CURL_GLOBAL_DEFAULT;
 static const curl_socket_t artwork_curl_socket_bad = CURL_SOCKET_BAD;
-static const unsigned int artwork_curlu_disallow_user = CURLU_DISALLOW_USER;
-static const unsigned int artwork_curlu_non_support_scheme = CURLU_NON_SUPPORT_SCHEME;
 static const unsigned int artwork_curlu_default_port = CURLU_DEFAULT_PORT;
 static const unsigned int artwork_curlu_punycode = CURLU_PUNYCODE;
 
 // MARK: - curl_easy_setopt by argument type
 
 static inline CURLcode artwork_curl_setopt_long(CURL *h, CURLoption o, long v) {
-  return curl_easy_setopt(h, o, v);
-}
-
-static inline CURLcode artwork_curl_setopt_off_t(CURL *h, CURLoption o, curl_off_t v) {
   return curl_easy_setopt(h, o, v);
 }
 
@@ -64,10 +58,6 @@ static inline CURLcode artwork_curl_setopt_xferinfo_function(CURL *h, curl_xferi
 // MARK: - curl_easy_getinfo by result type
 
 static inline CURLcode artwork_curl_getinfo_long(CURL *h, CURLINFO i, long *out) {
-  return curl_easy_getinfo(h, i, out);
-}
-
-static inline CURLcode artwork_curl_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *out) {
   return curl_easy_getinfo(h, i, out);
 }
 

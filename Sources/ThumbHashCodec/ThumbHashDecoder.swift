@@ -84,7 +84,7 @@ enum ThumbHashDecoder {
       scratch[qCoefficients + k] = qAC[k]
     }
     let cosines = CosineTables.decode
-    let fxBase = CosineTables.decodeOffset(w)
+    let fxBase = CosineTables.offset(w)
     for x in 0..<(groups * 4) {
       let (group, lane) = (x / 4, x % 4)
       // Padding columns past the right edge get zeros; their pixels are never stored.
@@ -102,7 +102,7 @@ enum ThumbHashDecoder {
     let fy2 = scratch + rowFactors
     let pCoefficient = scratch + pCoefficients
     let qCoefficient = scratch + qCoefficients
-    let fyBase = CosineTables.decodeOffset(h)
+    let fyBase = CosineTables.offset(h)
     let rgba = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
       let out = buffer.baseAddress!
       for y in 0..<h {

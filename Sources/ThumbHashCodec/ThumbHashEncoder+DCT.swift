@@ -42,8 +42,8 @@ extension ThumbHashEncoder {
     // Fill each chunk's cosine vectors; padding lanes and padding chunks get zeros.
     tables.initialize(repeating: SIMD4<Double>())
     CosineTables.encode.withUnsafeBufferPointer { cosines in
-      let xBase = CosineTables.encodeOffset(w)
-      let yBase = CosineTables.encodeOffset(h)
+      let xBase = CosineTables.offset(w)
+      let yBase = CosineTables.offset(h)
       // The vectors seen as plain doubles, lane-major within each vector.
       tables.withMemoryRebound(to: Double.self) { scalars in
         for chunk in 0..<chunkCount {

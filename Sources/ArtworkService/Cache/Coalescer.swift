@@ -20,7 +20,4 @@ actor Coalescer<Value: Sendable> {
     running[key] = nil
     return try result.get()
   }
-
-  /// How many keys have an operation running (for tests and metrics).
-  var count: Int { running.count }
 }

@@ -12,23 +12,12 @@ public enum StorageLocation: Sendable, Hashable {
       let rest = text.dropFirst("s3://".count)
       let bucket = String(rest.prefix { $0 != "/" })
       let prefix = rest.dropFirst(bucket.count).split(separator: "/").joined(separator: "/")
-      guard Self.isValidBucket(bucket) else { return nil }
+      guard S3Configuration.isValidBucketName(bucket) else { return nil }
       self = .s3(bucket: bucket, prefix: prefix)
       return
     }
     // Any other scheme is a mistake (file://, http://), not a relative directory named "http:".
     guard !text.contains("://"), !text.utf8.contains(0) else { return nil }
     self = .fileSystem(directory: text)
-  }
-
-  /// S3 bucket naming rules: 3 to 63 characters of lowercase letters, digits, dots and hyphens,
-  /// starting and ending with a letter or digit.
-  static func isValidBucket(_ name: String) -> Bool {
-    let bytes = Array(name.utf8)
-    func isAlnum(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) }
-    guard (3...63).contains(bytes.count), let first = bytes.first, let last = bytes.last,
-      isAlnum(first), isAlnum(last)
-    else { return false }
-    return bytes.allSatisfy { isAlnum($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
   }
 }

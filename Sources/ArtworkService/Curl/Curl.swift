@@ -17,9 +17,6 @@ public enum Curl {
     }
   }
 
-  /// "libcurl/7.88.1 OpenSSL/3.0.x ...", for logs.
-  public static var version: String { String(cString: curl_version()) }
-
   /// The CA bundle file libcurl was built to trust (`CURLINFO_CAINFO`), if any.
   public static var defaultCABundlePath: String? {
     CurlEasy().info(.caInfo)

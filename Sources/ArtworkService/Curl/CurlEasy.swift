@@ -1,7 +1,7 @@
 import CCurl
 
 /// One libcurl easy handle: typed options, `perform`, info getters, and Swift closures for the
-/// header, body, upload, progress and open-socket callbacks. The one Swift wrapper of libcurl:
+/// header, body, progress and open-socket callbacks. The one Swift wrapper of libcurl:
 /// the source fetcher and the S3 storage backend both build on it.
 ///
 /// Not thread-safe (neither is a curl easy handle): use it on one thread at a time, typically one
@@ -31,8 +31,6 @@ public final class CurlEasy {
   public var onOpenSocket: ((CurlEndpoint) -> Bool)?
   /// Called often during the transfer; return false to abort it (cancellation).
   public var onProgress: (() -> Bool)?
-  private var requestBody: [UInt8] = []
-  private var requestBodyOffset = 0
 
   /// A fresh handle with the settings every use in this service wants: no signals (threads),
   /// no proxies from the environment, no progress meter, and an error buffer for messages.
@@ -45,7 +43,6 @@ public final class CurlEasy {
     let me = Unmanaged.passUnretained(self).toOpaque()
     _ = artwork_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
     _ = artwork_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
-    _ = artwork_curl_setopt_pointer(handle, CURLOPT_READDATA, me)
     _ = artwork_curl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, me)
     _ = artwork_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
     _ = artwork_curl_setopt_data_function(handle, CURLOPT_WRITEFUNCTION, curlEasyWrite)
@@ -74,10 +71,6 @@ public final class CurlEasy {
 
   public func set(_ option: CurlOption<Int>, _ value: Int) {
     check(artwork_curl_setopt_long(handle, option.option, value), option.rawValue)
-  }
-
-  public func set(_ option: CurlOption<Int64>, _ value: Int64) {
-    check(artwork_curl_setopt_off_t(handle, option.option, curl_off_t(value)), option.rawValue)
   }
 
   /// Sets a string option; curl copies the string.
@@ -113,14 +106,6 @@ public final class CurlEasy {
     }
   }
 
-  /// The body to upload (with `.upload` for PUT): sent from memory, its length declared.
-  public func setRequestBody(_ bytes: [UInt8]) {
-    requestBody = bytes
-    requestBodyOffset = 0
-    _ = artwork_curl_setopt_data_function(handle, CURLOPT_READFUNCTION, curlEasyRead)
-    set(.inFileSize, Int64(bytes.count))
-  }
-
   private func check(_ code: CURLcode, _ option: UInt32) {
     precondition(code == CURLE_OK, "curl_easy_setopt(\(option)) failed: \(code.rawValue)")
   }
@@ -144,12 +129,6 @@ public final class CurlEasy {
     return value
   }
 
-  public func info(_ item: CurlInfo<Int64>) -> Int64? {
-    var value: curl_off_t = 0
-    guard artwork_curl_getinfo_off_t(handle, item.info, &value) == CURLE_OK else { return nil }
-    return Int64(value)
-  }
-
   /// nil when curl has no value (e.g. no Content-Type, not a redirect).
   public func info(_ item: CurlInfo<String>) -> String? {
     var value: UnsafePointer<CChar>?
@@ -165,18 +144,6 @@ public final class CurlEasy {
   fileprivate func receivedBody(_ chunk: [UInt8]) -> Bool { onBody?(chunk) ?? true }
   fileprivate func mayOpen(_ endpoint: CurlEndpoint) -> Bool { onOpenSocket?(endpoint) ?? true }
   fileprivate func mayContinue() -> Bool { onProgress?() ?? true }
-
-  fileprivate func fillUpload(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
-    let count = min(buffer.count, requestBody.count - requestBodyOffset)
-    guard count > 0 else { return 0 }
-    requestBody.withUnsafeBytes { source in
-      buffer.copyMemory(
-        from: UnsafeRawBufferPointer(
-          rebasing: source[requestBodyOffset..<requestBodyOffset + count]))
-    }
-    requestBodyOffset += count
-    return count
-  }
 }
 
 /// Where curl is about to connect: the address as raw bytes turned into an `IPAddress`.
@@ -208,14 +175,6 @@ private func curlEasyHeader(
   var bytes = data.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
   while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
   return easy(context).receivedHeader(String(decoding: bytes, as: UTF8.self)) ? length : 0
-}
-
-private func curlEasyRead(
-  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
-  _ context: UnsafeMutableRawPointer?
-) -> Int {
-  guard let data else { return 0 }
-  return easy(context).fillUpload(UnsafeMutableRawBufferPointer(start: data, count: size * count))
 }
 
 private func curlEasyOpenSocket(

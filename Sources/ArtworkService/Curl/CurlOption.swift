@@ -1,7 +1,7 @@
 import CCurl
 
-/// A `curl_easy_setopt` option whose argument is a `Value`: `Bool`/`Int` (C long), `Int64`
-/// (curl_off_t), `String`, `[String]` (a curl_slist) or `[UInt8]` (a blob curl copies).
+/// A `curl_easy_setopt` option whose argument is a `Value`: `Bool`/`Int` (C long), `String`,
+/// `[String]` (a curl_slist) or `[UInt8]` (a blob curl copies).
 /// The set is what this service needs; add options here, next to their C names.
 public struct CurlOption<Value>: Sendable {
   /// The `CURLoption` value, kept as its integer so no C type leaves the wrapper.
@@ -14,17 +14,11 @@ public struct CurlOption<Value>: Sendable {
 
 extension CurlOption where Value == Bool {
   public static var noSignal: Self { .init(CURLOPT_NOSIGNAL) }
-  public static var verbose: Self { .init(CURLOPT_VERBOSE) }
   public static var followLocation: Self { .init(CURLOPT_FOLLOWLOCATION) }
   public static var sslVerifyPeer: Self { .init(CURLOPT_SSL_VERIFYPEER) }
   public static var httpContentDecoding: Self { .init(CURLOPT_HTTP_CONTENT_DECODING) }
-  public static var forbidReuse: Self { .init(CURLOPT_FORBID_REUSE) }
-  public static var freshConnect: Self { .init(CURLOPT_FRESH_CONNECT) }
   /// HEAD: no body.
   public static var noBody: Self { .init(CURLOPT_NOBODY) }
-  /// PUT-style upload of the request body (see `CurlEasy.setRequestBody`).
-  public static var upload: Self { .init(CURLOPT_UPLOAD) }
-  public static var tcpNoDelay: Self { .init(CURLOPT_TCP_NODELAY) }
 }
 
 extension CurlOption where Value == Int {
@@ -33,14 +27,6 @@ extension CurlOption where Value == Int {
   public static var connectTimeoutMS: Self { .init(CURLOPT_CONNECTTIMEOUT_MS) }
   public static var timeoutMS: Self { .init(CURLOPT_TIMEOUT_MS) }
   public static var maxRedirects: Self { .init(CURLOPT_MAXREDIRS) }
-  public static var lowSpeedLimit: Self { .init(CURLOPT_LOW_SPEED_LIMIT) }
-  public static var lowSpeedTime: Self { .init(CURLOPT_LOW_SPEED_TIME) }
-  public static var bufferSize: Self { .init(CURLOPT_BUFFERSIZE) }
-}
-
-extension CurlOption where Value == Int64 {
-  public static var maxFileSize: Self { .init(CURLOPT_MAXFILESIZE_LARGE) }
-  public static var inFileSize: Self { .init(CURLOPT_INFILESIZE_LARGE) }
 }
 
 extension CurlOption where Value == String {
@@ -55,14 +41,10 @@ extension CurlOption where Value == String {
   public static var noProxy: Self { .init(CURLOPT_NOPROXY) }
   public static var userAgent: Self { .init(CURLOPT_USERAGENT) }
   public static var customRequest: Self { .init(CURLOPT_CUSTOMREQUEST) }
-  public static var caInfo: Self { .init(CURLOPT_CAINFO) }
-  public static var caPath: Self { .init(CURLOPT_CAPATH) }
   /// `user:password` (with `awsSigV4`, the access key and secret).
   public static var userPassword: Self { .init(CURLOPT_USERPWD) }
   /// "aws:amz:region:s3": sign the request with AWS Signature Version 4.
   public static var awsSigV4: Self { .init(CURLOPT_AWS_SIGV4) }
-  /// Empty: send no Accept-Encoding. Left unset, curl sends none either.
-  public static var acceptEncoding: Self { .init(CURLOPT_ACCEPT_ENCODING) }
 }
 
 extension CurlOption where Value == [String] {
@@ -77,8 +59,7 @@ extension CurlOption where Value == [UInt8] {
   public static var caInfoBlob: Self { .init(CURLOPT_CAINFO_BLOB) }
 }
 
-/// A `curl_easy_getinfo` item whose answer is a `Value`: `Int` (long), `Int64` (curl_off_t) or
-/// `String`.
+/// A `curl_easy_getinfo` item whose answer is a `Value`: `Int` (long) or `String`.
 public struct CurlInfo<Value>: Sendable {
   let rawValue: UInt32
 
@@ -90,26 +71,9 @@ public struct CurlInfo<Value>: Sendable {
 extension CurlInfo where Value == Int {
   /// The last response's status code (0 when none arrived).
   public static var responseCode: Self { .init(CURLINFO_RESPONSE_CODE) }
-  /// The certificate verification result (0 is X509_V_OK).
-  public static var sslVerifyResult: Self { .init(CURLINFO_SSL_VERIFYRESULT) }
-  public static var primaryPort: Self { .init(CURLINFO_PRIMARY_PORT) }
-  public static var numConnects: Self { .init(CURLINFO_NUM_CONNECTS) }
-  /// The OS error of the last failed connect (errno).
-  public static var osErrno: Self { .init(CURLINFO_OS_ERRNO) }
-}
-
-extension CurlInfo where Value == Int64 {
-  /// Content-Length of the download, -1 when the response did not say.
-  public static var contentLengthDownload: Self { .init(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T) }
-  public static var sizeDownload: Self { .init(CURLINFO_SIZE_DOWNLOAD_T) }
-  public static var totalTimeMicroseconds: Self { .init(CURLINFO_TOTAL_TIME_T) }
 }
 
 extension CurlInfo where Value == String {
-  public static var contentType: Self { .init(CURLINFO_CONTENT_TYPE) }
-  /// The absolute URL a redirect response points to (Location resolved against the request).
-  public static var redirectURL: Self { .init(CURLINFO_REDIRECT_URL) }
-  public static var effectiveURL: Self { .init(CURLINFO_EFFECTIVE_URL) }
   /// The IP address of the most recent connection.
   public static var primaryIP: Self { .init(CURLINFO_PRIMARY_IP) }
   /// The default CA bundle path libcurl was built with.

@@ -28,8 +28,11 @@ public struct FetchHop: Sendable, Equatable {
   public var address: String?
   /// The absolute URL a redirect pointed to.
   public var location: String?
-  /// Addresses refused at connect time for this request, with the reason for each.
+  /// Addresses refused for this request, with the reason for each: at connect time, or the
+  /// first refused answer of the host name.
   public var refused: [AddressVerdict] = []
+  /// What the host name resolved to (nil for an address literal).
+  var resolution: HostResolver.Resolution?
 
   init(url: String) {
     self.url = url

@@ -16,8 +16,7 @@ enum HostResolver {
     let thread = Thread { answer.deliver(resolve(host)) }
     thread.stackSize = 256 * 1024
     thread.start()
-    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    guard answer.ready.wait(timeout: .now() + max(0, seconds)) == .success else {
+    guard answer.ready.wait(timeout: .now() + max(0, timeout.seconds)) == .success else {
       return .timedOut
     }
     return answer.value.withLock { $0 } ?? .failed("the lookup gave no answer")

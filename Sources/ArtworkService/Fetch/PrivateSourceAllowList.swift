@@ -39,9 +39,6 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
     }
   }
 
-  /// True when nothing is listed.
-  public var isEmpty: Bool { networks.isEmpty && hostNames.isEmpty }
-
   /// The listed block containing `address` (an IPv4-mapped address is also looked up as IPv4).
   public func network(containing address: IPAddress) -> IPNetwork? {
     if let network = networks.first(where: { $0.contains(address) }) { return network }

@@ -9,10 +9,12 @@ extension ReachabilityCheck {
       )
   }
 
-  /// Every address the host resolves to, judged as a phone would (public only).
-  func addressCheck(_ url: CurlURL) -> Check {
+  /// Every address the host resolves to, judged as a phone would (public only). `resolved` is
+  /// the fetch's own lookup of the name, when it made one; otherwise (an address literal) the
+  /// host is resolved here, which for a literal asks no server.
+  func addressCheck(_ url: CurlURL, resolved: HostResolver.Resolution?) -> Check {
     let host = url.hostName
-    switch HostResolver.resolve(host, within: fetcher.configuration.fetchTimeout) {
+    switch resolved ?? HostResolver.resolve(host, within: fetcher.configuration.fetchTimeout) {
     case .failed(let message):
       return Check(
         name: "public_address", ok: false, reason: "\(host) does not resolve (\(message)).")

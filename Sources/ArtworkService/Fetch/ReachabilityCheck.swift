@@ -45,12 +45,12 @@ public struct ReachabilityCheck: Sendable {
       return .failure(FetchFailure.malformedURL("it does not parse as an absolute URL").error)
     }
     if let problem = SourceFetcher.problem(with: url) { return .failure(problem.error) }
-    var checks: [ReachabilityReport.Check] = []
-    checks.append(httpsCheck(url))
-    checks.append(addressCheck(url))
     let outcome = fetcher.fetchBlocking(
       text, conditional: ConditionalRequest(), isCancelled: isCancelled)
     if outcome.failure == .cancelled { return .failure(FetchPool.cancelledError) }
+    var checks: [ReachabilityReport.Check] = []
+    checks.append(httpsCheck(url))
+    checks.append(addressCheck(url, resolved: outcome.hops.first?.resolution))
     checks.append(redirectCheck(outcome))
     checks.append(tlsCheck(url, outcome))
     checks.append(statusCheck(outcome))

@@ -30,32 +30,16 @@ extension SourceFetcher {
 
     let policy = configuration.policy
     let host = url.hostName
-    // A host name is judged on every address it resolves to before anything is dialled: one
-    // refused address refuses the host. curl is then pinned to exactly those addresses, so the
-    // name is not resolved a second time (a rebinding DNS server gets one answer, judged whole).
+    var record = FetchHop(url: url.string)
     if IPAddress(parsing: host) == nil {
-      switch HostResolver.resolve(url.host, within: remaining) {
-      case .failed:
-        return (FetchHop(url: url.string), nil, .unresolved(host: url.host))
-      case .timedOut:
-        return (
-          FetchHop(url: url.string), nil, .timeout(seconds: configuration.fetchTimeout.seconds)
-        )
-      case .addresses(let addresses):
-        let verdicts = addresses.map { policy.judge($0, host: host) }
-        if let refusal = verdicts.first(where: { !$0.isAllowed }) {
-          var record = FetchHop(url: url.string)
-          record.refused = [refusal]
-          return (record, nil, .refused(refusal, host: url.host))
-        }
-        if !addresses.isEmpty {
-          let list = addresses.map { address in
-            if case .v6 = address { return "[\(address)]" }
-            return address.description
-          }
-          easy.set(.resolve, ["\(host):\(url.port):\(list.joined(separator: ","))"])
-        }
+      let resolution = HostResolver.resolve(url.host, within: remaining)
+      record.resolution = resolution
+      let (pinned, failure) = judge(resolution, of: url)
+      if let failure {
+        if case .refused(let verdict, _) = failure { record.refused = [verdict] }
+        return (record, nil, failure)
       }
+      if let pinned { easy.set(.resolve, [pinned]) }
     }
     // NOTE: this is the SSRF defence. curl calls it with the resolved address of every
     // connection attempt; a refusal means no socket is ever created for that address.
@@ -69,7 +53,6 @@ extension SourceFetcher {
     easy.onProgress = { !isCancelled() }
 
     let status = easy.perform()
-    var record = FetchHop(url: url.string)
     record.refused = state.refused
     if let ip = easy.info(.primaryIP), !ip.isEmpty { record.address = ip }
     let response = state.response
@@ -77,6 +60,29 @@ extension SourceFetcher {
     if let failure = state.failure { return (record, response, failure) }
     if status.isOK || state.stoppedAfterHeaders { return (record, response, nil) }
     return (record, response, classify(status, host: url.host, refused: state.refused, isCancelled))
+  }
+
+  /// A host name is judged on every address it resolves to before anything is dialled: one
+  /// refused address refuses the host (the failure). Otherwise the `CURLOPT_RESOLVE` entry that
+  /// pins curl to exactly those addresses, so the name is not resolved a second time (a
+  /// rebinding DNS server gets one question, judged whole); nil when there is nothing to pin.
+  private func judge(_ resolution: HostResolver.Resolution, of url: CurlURL)
+    -> (pinned: String?, failure: FetchFailure?)
+  {
+    switch resolution {
+    case .failed:
+      return (nil, .unresolved(host: url.host))
+    case .timedOut:
+      return (nil, .timeout(seconds: configuration.fetchTimeout.seconds))
+    case .addresses(let addresses):
+      let verdicts = addresses.map { configuration.policy.judge($0, host: url.hostName) }
+      if let refusal = verdicts.first(where: { !$0.isAllowed }) {
+        return (nil, .refused(refusal, host: url.host))
+      }
+      guard !addresses.isEmpty else { return (nil, nil) }
+      let list = addresses.map(\.urlHost).joined(separator: ",")
+      return ("\(url.hostName):\(url.port):\(list)", nil)
+    }
   }
 
   /// Turns a curl error into the failure a person can act on.

@@ -168,14 +168,3 @@ struct FetchOutcome {
     return copy
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as a Double.
-  var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
-
-  /// The duration in whole milliseconds, rounded up (at least 1).
-  var milliseconds: Int { max(1, Int((seconds * 1000).rounded(.up))) }
-}

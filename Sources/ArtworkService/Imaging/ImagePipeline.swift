@@ -29,10 +29,10 @@ enum ImagePipeline {
     let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
     let bytes = try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
     let stored = try VipsSource(copying: bytes)
-    // Our own output: its size was checked as the output box already.
-    let storedInfo = try readHeader(
-      stored, format: storedFormat == .png ? .png : .jpeg, byteCount: bytes.count,
-      limits: ImageLimits(maxPixels: .max, maxSide: .max))
+    // Our own output: its format and size are known, so its header is not read again.
+    let storedInfo = SourceInfo(
+      format: storedFormat == .png ? .png : .jpeg, width: output.width, height: output.height,
+      bytes: bytes.count)
     return RenderedArtwork(
       bytes: bytes, format: storedFormat, width: output.width, height: output.height,
       hasAlpha: flattened.hasAlpha,

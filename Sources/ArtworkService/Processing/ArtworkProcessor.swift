@@ -15,8 +15,6 @@ struct ComputedThumbHash: Sendable {
   var thumbHash: String
   var averageColor: String
   var aspectRatio: Double
-  var width: Int
-  var height: Int
 }
 
 /// The work behind the endpoints and the CLI, independent of HTTP and storage: the cheap checks
@@ -94,7 +92,7 @@ public final class ArtworkProcessor: Sendable {
       let hash = try Self.hash(pixels)
       return ComputedThumbHash(
         source: source, thumbHash: hash.base64, averageColor: hash.averageColor,
-        aspectRatio: hash.aspectRatio, width: source.width, height: source.height)
+        aspectRatio: hash.aspectRatio)
     }
   }
 
@@ -115,12 +113,7 @@ public final class ArtworkProcessor: Sendable {
 
 /// `#rrggbb` for a ThumbHash average colour (channels 0...1).
 func hexColor(_ color: ThumbHashColor) -> String {
-  let digits = Array("0123456789abcdef".utf8)
-  var out: [UInt8] = [UInt8(ascii: "#")]
-  for channel in [color.red, color.green, color.blue] {
-    let value = Int((min(max(channel, 0), 1) * 255).rounded())
-    out.append(digits[value >> 4])
-    out.append(digits[value & 0xF])
-  }
-  return String(decoding: out, as: UTF8.self)
+  "#"
+    + lowercaseHex(
+      [color.red, color.green, color.blue].map { UInt8((min(max($0, 0), 1) * 255).rounded()) })
 }

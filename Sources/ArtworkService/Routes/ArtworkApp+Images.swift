@@ -54,13 +54,20 @@ extension ArtworkApp {
     return ArtworkApp.matches(ifNoneMatch, etag: ArtworkApp.etag(key))
   }
 
-  /// Immutable, content-addressed: cached for a year anywhere; the ETag is the id.
+  /// Content-addressed: immutable, and the ETag is the id.
   private func imageHeaders(_ key: ArtworkKey, body: Bool) -> HTTPHeaders {
-    var headers = HTTPHeaders()
+    var headers = ArtworkApp.immutableHeaders(contentType: body ? key.format.contentType : nil)
     headers.set("ETag", ArtworkApp.etag(key))
-    headers.set("Cache-Control", "public, max-age=31536000, immutable")
+    return headers
+  }
+
+  /// Headers of a body that never changes under its URL: cached for a year anywhere, and its
+  /// declared type never second-guessed by a browser.
+  private static func immutableHeaders(contentType: String?) -> HTTPHeaders {
+    var headers = HTTPHeaders()
+    headers.set("Cache-Control", ArtworkKey.cacheControl)
     headers.set("X-Content-Type-Options", "nosniff")
-    if body { headers.set("Content-Type", key.format.contentType) }
+    if let contentType { headers.set("Content-Type", contentType) }
     return headers
   }
 
@@ -84,8 +91,8 @@ extension ArtworkApp {
     guard name.hasSuffix(".png") else {
       throw ArtworkError(.notFound, "ThumbHash images are served as /v1/thumbhash/{hash}.png.")
     }
+    // The decoder reads both the standard and the URL-safe alphabet.
     let text = String(name.dropLast(4))
-      .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     let png: [UInt8]
     do {
       let image = try ThumbHash.decode(try ThumbHashBase64.decode(text))
@@ -95,10 +102,8 @@ extension ArtworkApp {
         .badRequest, "\(text.prefix(64)) is not a valid ThumbHash (base64 of a ThumbHash's bytes).",
         internalDetail: "\(error)")
     }
-    var headers = HTTPHeaders()
-    headers.set("Content-Type", "image/png")
-    headers.set("Cache-Control", "public, max-age=31536000, immutable")
-    headers.set("X-Content-Type-Options", "nosniff")
-    return HTTPResponse(status: 200, headers: headers, body: .bytes(png))
+    return HTTPResponse(
+      status: 200, headers: ArtworkApp.immutableHeaders(contentType: "image/png"), body: .bytes(png)
+    )
   }
 }

@@ -36,6 +36,10 @@ public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
   public let id: ArtworkID
   public let format: StoredFormat
 
+  /// An object never changes under its name (the name is its content hash): whoever serves it,
+  /// the service or a bucket behind a CDN, may let it be cached for a year.
+  static let cacheControl = "public, max-age=31536000, immutable"
+
   public init(id: ArtworkID, format: StoredFormat) {
     self.id = id
     self.format = format

@@ -73,10 +73,7 @@ extension FileSystemStorage {
   }
 
   /// Two lowercase hex digits.
-  static func hexByte(_ value: Int) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[(value >> 4) & 0xF], digits[value & 0xF]])
-  }
+  static func hexByte(_ value: Int) -> String { lowercaseHex([UInt8(truncatingIfNeeded: value)]) }
 }
 
 extension FileSystemStorage {

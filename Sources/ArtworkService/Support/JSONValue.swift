@@ -84,10 +84,9 @@ enum JSONValue: Sendable, Equatable {
   }
 
   private static func writeEscaped(_ bytes: [UInt8], into out: inout [UInt8]) {
-    let hex = Array("0123456789abcdef".utf8)
     func unicodeEscape(_ value: Int) {
-      out.append(contentsOf: Array("\\u".utf8))
-      for shift in [12, 8, 4, 0] { out.append(hex[(value >> shift) & 0xF]) }
+      out.append(contentsOf: "\\u".utf8)
+      out.append(contentsOf: lowercaseHex([UInt8(value >> 8), UInt8(value & 0xFF)]).utf8)
     }
     var index = 0
     while index < bytes.count {

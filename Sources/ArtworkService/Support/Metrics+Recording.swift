@@ -3,7 +3,7 @@ extension Metrics {
   /// path, so that the number of series stays bounded.
   public func recordRequest(route: String, status: Int, duration: Duration) {
     increment(Self.requests, [route, String(status)])
-    observe(Self.requestDuration, [route], Self.seconds(duration))
+    observe(Self.requestDuration, [route], duration.seconds)
   }
 
   /// A newly stored artwork object of `bytes` bytes (not counted when it existed already).
@@ -32,10 +32,5 @@ extension Metrics {
   public func update(pool stats: WorkerPool.Stats) {
     set(Self.workersBusy, to: Double(stats.busy))
     set(Self.queueWaiting, to: Double(stats.queued))
-  }
-
-  static func seconds(_ duration: Duration) -> Double {
-    let parts = duration.components
-    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
   }
 }

@@ -17,14 +17,5 @@ enum SHA256 {
   }
 
   /// The lowercase hex SHA-256 of `bytes`.
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text = [UInt8]()
-    text.reserveCapacity(64)
-    for byte in digest(bytes) {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0xF)])
-    }
-    return String(decoding: text, as: UTF8.self)
-  }
+  static func hex(_ bytes: [UInt8]) -> String { lowercaseHex(digest(bytes)) }
 }

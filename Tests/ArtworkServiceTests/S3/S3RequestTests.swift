@@ -69,7 +69,7 @@ import Testing
     let body = Array("image bytes".utf8)
     let request = Self.client().putObject(
       "artwork/objects/x.png", body: body, contentType: "image/png",
-      cacheControl: S3Client.immutableCacheControl, createOnly: true)
+      cacheControl: ArtworkKey.cacheControl, createOnly: true)
     #expect(request.method == .put)
     #expect(request.body == body)
     #expect(request.header("x-amz-content-sha256") == SHA256.hex(body))

@@ -12,8 +12,6 @@ struct S3Client: Sendable {
 
   /// The SHA-256 of an empty body, the payload hash of GET, HEAD and DELETE.
   static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-  /// Stored artwork never changes under its name (the name is its content hash).
-  static let immutableCacheControl = "public, max-age=31536000, immutable"
 
   init(configuration: S3Configuration) {
     self.configuration = configuration

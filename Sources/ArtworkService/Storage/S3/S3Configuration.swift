@@ -75,16 +75,14 @@ public struct S3Configuration: Sendable, Equatable {
     return (scheme, String(authority), String(rest.dropFirst(authority.count)))
   }
 
-  /// The S3 bucket naming rules that matter for both addressing styles.
+  /// The S3 bucket naming rules that matter for both addressing styles: 3 to 63 characters of
+  /// lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit.
   static func isValidBucketName(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
-    guard (3...63).contains(bytes.count) else { return false }
-    let allowed = bytes.allSatisfy {
-      (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D
-    }
-    let edgesAlphanumeric = [bytes[0], bytes[bytes.count - 1]].allSatisfy {
-      (0x61...0x7A).contains($0) || (0x30...0x39).contains($0)
-    }
-    return allowed && edgesAlphanumeric
+    func isAlnum(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) }
+    guard (3...63).contains(bytes.count), let first = bytes.first, let last = bytes.last,
+      isAlnum(first), isAlnum(last)
+    else { return false }
+    return bytes.allSatisfy { isAlnum($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
   }
 }

@@ -74,7 +74,7 @@ public final class S3Storage: ArtworkStorage {
     let name = client.objectKey(key)
     let request = client.putObject(
       name, body: bytes, contentType: key.format.contentType,
-      cacheControl: S3Client.immutableCacheControl, createOnly: true)
+      cacheControl: ArtworkKey.cacheControl, createOnly: true)
     var response = try await send(request, "PUT \(name)")
     // NOTE: AWS answers 409 ConditionalRequestConflict while another create-only write of the
     // same key is in flight; asking again gives 412 (it won) or 200 (it failed).
@@ -144,7 +144,7 @@ public final class S3Storage: ArtworkStorage {
     guard let modified = response.lastModified, now() - modified >= touchInterval else { return }
     let name = client.objectKey(key)
     let request = client.copyInPlace(
-      name, contentType: key.format.contentType, cacheControl: S3Client.immutableCacheControl,
+      name, contentType: key.format.contentType, cacheControl: ArtworkKey.cacheControl,
       touchedAt: now())
     _ = await transport.perform(request)
   }

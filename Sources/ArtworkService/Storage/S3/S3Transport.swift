@@ -9,8 +9,6 @@ final class S3Transport: Sendable {
     /// A sentence for logs: curl's message, or that the pool was full.
     var message: String
     var isTimeout: Bool
-    /// The endpoint refused or did not answer the connection (or its name did not resolve).
-    var isUnreachable: Bool
   }
 
   private let configuration: S3Configuration
@@ -34,8 +32,7 @@ final class S3Transport: Sendable {
     return outcome
       ?? .failure(
         Failure(
-          message: "too many S3 requests are waiting for a connection", isTimeout: false,
-          isUnreachable: false))
+          message: "too many S3 requests are waiting for a connection", isTimeout: false))
   }
 
   /// The blocking part, on a pool thread.
@@ -56,8 +53,8 @@ final class S3Transport: Sendable {
     easy.set(.url, request.url)
     easy.set(.protocols, "http,https")
     easy.set(.followLocation, false)
-    easy.set(.connectTimeoutMS, milliseconds(configuration.connectTimeout))
-    easy.set(.timeoutMS, milliseconds(configuration.requestTimeout))
+    easy.set(.connectTimeoutMS, configuration.connectTimeout.milliseconds)
+    easy.set(.timeoutMS, configuration.requestTimeout.milliseconds)
     easy.set(.awsSigV4, "aws:amz:\(configuration.region):s3")
     easy.set(.userPassword, "\(configuration.accessKey):\(configuration.secretKey)")
     easy.set(.userAgent, "artwork-s3")
@@ -73,16 +70,10 @@ final class S3Transport: Sendable {
     guard status.isOK else {
       return .failure(
         Failure(
-          message: status.description, isTimeout: status.isTimeout,
-          isUnreachable: status.isConnectFailure || status.isResolveFailure))
+          message: status.description, isTimeout: status.isTimeout))
     }
     let code = easy.info(.responseCode) ?? 0
     return .success(S3Response(status: code, headers: collected.headers, body: collected.body))
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int {
-    let (seconds, attoseconds) = duration.components
-    return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
   }
 }
 
