@@ -1,28 +1,36 @@
-/// Reason phrases for the status codes the server writes itself.
-enum HTTPStatus {
+/// Reason phrases: for the status codes the server writes itself, and for those an origin may
+/// answer a fetch with.
+public enum HTTPStatus {
   /// The standard reason phrase for `status`, or "Status" when unknown.
-  static func reason(_ status: Int) -> String {
+  static func reason(_ status: Int) -> String { knownReason(status) ?? "Status" }
+
+  /// The standard reason phrase for `status`, nil when this table does not know it.
+  public static func knownReason(_ status: Int) -> String? {
     switch status {
     case 200: "OK"
     case 201: "Created"
     case 204: "No Content"
+    case 300: "Multiple Choices"
     case 304: "Not Modified"
     case 400: "Bad Request"
     case 401: "Unauthorized"
     case 403: "Forbidden"
     case 404: "Not Found"
     case 405: "Method Not Allowed"
+    case 406: "Not Acceptable"
     case 408: "Request Timeout"
+    case 410: "Gone"
     case 413: "Content Too Large"
     case 415: "Unsupported Media Type"
     case 422: "Unprocessable Content"
     case 429: "Too Many Requests"
     case 431: "Request Header Fields Too Large"
+    case 451: "Unavailable For Legal Reasons"
     case 500: "Internal Server Error"
     case 502: "Bad Gateway"
     case 503: "Service Unavailable"
     case 504: "Gateway Timeout"
-    default: "Status"
+    default: nil
     }
   }
 }

@@ -8,11 +8,7 @@ enum MHDCallbacks {
   static let uriLog: artwork_mhd_uri_log_callback = { cls, uri, connection in
     guard let cls, let connection else { return nil }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    let target = uri.map { String(cString: $0) } ?? ""
-    let context = RequestContext(
-      connection: MHDConnection(raw: connection), rawTarget: target, live: core.live)
-    core.register(context)
-    return Unmanaged.passRetained(context).toOpaque()
+    return core.open(connection, rawTarget: uri.map { String(cString: $0) } ?? "")
   }
 
   /// MHD's access handler: called once the headers are in, once per body piece, once when the
@@ -21,16 +17,10 @@ enum MHDCallbacks {
     cls, connection, _, method, version, upload, uploadSize, slot in
     guard let cls, let connection, let slot, let uploadSize else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    let context: RequestContext
-    if let raw = slot.pointee {
-      context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
-    } else {
-      // NOTE: MHD always calls `uriLog` first; this keeps the pairing even if it did not.
-      context = RequestContext(
-        connection: MHDConnection(raw: connection), rawTarget: "/", live: core.live)
-      core.register(context)
-      slot.pointee = Unmanaged.passRetained(context).toOpaque()
-    }
+    // NOTE: MHD always calls `uriLog` first; this keeps the pairing even if it did not.
+    let raw = slot.pointee ?? core.open(connection, rawTarget: "/")
+    slot.pointee = raw
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
     return core.access(
       context, method: method.map { String(cString: $0) } ?? "",
       version: version.map { String(cString: $0) } ?? "", upload: upload,

@@ -12,8 +12,7 @@ extension ServerCore {
       return begin(context, method: HTTPMethod(rawValue: method), version: version)
     case .answering(let response):
       uploadSize.pointee = 0
-      let isHead = context.state.withLock { $0.method == .head }
-      return queue(response, context, isHead: isHead, closeAfter: false)
+      return queue(response, context, closeAfter: false)
     case .receiving(let route, let parameters, let head):
       let count = uploadSize.pointee
       guard count == 0 else {
@@ -23,18 +22,13 @@ extension ServerCore {
       }
       return run(context, route: route, parameters: parameters, head: head)
     case .handling:
-      let (pending, aborted, method) = context.state.withLock {
-        state -> (HTTPResponse?, Bool, HTTPMethod?) in
+      let (pending, aborted) = context.state.withLock { state -> (HTTPResponse?, Bool) in
         let pending = state.pending
         state.pending = nil
-        return (pending, state.aborted, state.method)
+        return (pending, state.aborted)
       }
-      if let pending {
-        return queue(pending, context, isHead: method == .head, closeAfter: false)
-      }
-      if aborted {
-        return queueProblem(503, "the server is shutting down", context, closeAfter: true)
-      }
+      if let pending { return queue(pending, context, closeAfter: false) }
+      if aborted { return queueShuttingDown(context) }
       // Not resumed by us: nothing to do until the handler finishes.
       return .YES
     case .responded:
@@ -52,16 +46,15 @@ extension ServerCore {
     let headers = Self.headers(of: connection)
     let id = RequestID.accept(headers["X-Request-Id"])
     let remote = Self.remoteAddress(of: connection)
-    context.state.withLock { state in
+    let aborted = context.state.withLock { state in
       state.id = id
       state.method = method
       state.remoteAddress = remote
+      return state.aborted
     }
     let declaredLength = headers["Content-Length"].flatMap { Int($0) }
     let bodyPending = (declaredLength ?? 0) > 0 || headers.contains("Transfer-Encoding")
-    if context.state.withLock({ $0.aborted }) {
-      return answer(problem(503, "the server is shutting down"), context, bodyPending: true)
-    }
+    if aborted { return queueShuttingDown(context) }
     var headBytes = method.rawValue.utf8.count + context.rawTarget.utf8.count + version.utf8.count
     headBytes += 4
     for (name, value) in headers { headBytes += name.utf8.count + value.utf8.count + 4 }
@@ -110,10 +103,7 @@ extension ServerCore {
   private func answer(_ response: HTTPResponse, _ context: RequestContext, bodyPending: Bool)
     -> MHD_Result
   {
-    if bodyPending {
-      let isHead = context.state.withLock { $0.method == .head }
-      return queue(response, context, isHead: isHead, closeAfter: true)
-    }
+    if bodyPending { return queue(response, context, closeAfter: true) }
     context.state.withLock { $0.phase = .answering(response) }
     return .YES
   }
@@ -154,11 +144,9 @@ extension ServerCore {
     }
     let request = HTTPRequest(head: head, body: body, pathParameters: parameters)
     if let immediate = route.immediate, let response = immediate(request) {
-      return queue(response, context, isHead: head.method == .head, closeAfter: false)
+      return queue(response, context, closeAfter: false)
     }
-    guard context.suspend() else {
-      return queueProblem(503, "the server is shutting down", context, closeAfter: true)
-    }
+    guard context.suspend() else { return queueShuttingDown(context) }
     let handler = route.handler
     Task.detached { [self] in
       let response = await handler(request)

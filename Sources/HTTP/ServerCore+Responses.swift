@@ -1,55 +1,44 @@
 import CMicroHTTPD
 
 extension ServerCore {
-  /// Queues the problem response for `status` (rendered by the configured responder).
-  func queueProblem(
-    _ status: Int, _ detail: String, _ context: RequestContext, closeAfter: Bool
-  ) -> MHD_Result {
-    let response = configuration.problemResponder(status, detail)
-    let isHead = context.state.withLock { $0.method == .head }
-    return queue(response, context, isHead: isHead, closeAfter: closeAfter)
+  /// Queues the 503 of a request that arrived or waited while the server stopped; the
+  /// connection closes after it.
+  func queueShuttingDown(_ context: RequestContext) -> MHD_Result {
+    queue(problem(503, "the server is shutting down"), context, closeAfter: true)
   }
 
-  /// Hands `response` to MHD for the context's connection. Call only from the access handler,
-  /// when no body piece is being delivered.
-  func queue(_ response: HTTPResponse, _ context: RequestContext, isHead: Bool, closeAfter: Bool)
+  /// Hands `response` to MHD for the context's connection (headers only for a HEAD request).
+  /// Call only from the access handler, when no body piece is being delivered.
+  func queue(_ response: HTTPResponse, _ context: RequestContext, closeAfter: Bool)
     -> MHD_Result
   {
     var response = response
     if !(100...999).contains(response.status) {
-      response = configuration.problemResponder(500, "the handler produced an invalid status")
+      response = problem(500, "the handler produced an invalid status")
     }
-    let id = context.state.withLock { state in
+    let (id, isHead) = context.state.withLock { state in
       state.phase = .responded
-      return state.id ?? RequestID.generate()
+      return (state.id ?? RequestID.generate(), state.method == .head)
     }
     response.headers.set("X-Request-Id", id)
     if closeAfter || draining.load(ordering: .relaxed) {
       response.headers.set("Connection", "close")
     }
-    guard let mhdResponse = makeResponse(response.body, context, isHead: isHead) else {
+    guard let mhdResponse = makeResponse(response.body, context) else {
       return .NO
     }
     defer { MHD_destroy_response(mhdResponse) }
     for (name, value) in response.headers where Self.mayForward(name, value) {
       _ = MHD_add_response_header(mhdResponse, name, value)
     }
-    let bodyBytes: Int
-    switch response.body {
-    case .bytes(let bytes) where !isHead: bodyBytes = bytes.count
-    default: bodyBytes = 0
-    }
-    context.state.withLock { state in
-      state.status = response.status
-      state.bytesSent += bodyBytes
-    }
+    var bodyBytes = 0
+    if case .bytes(let bytes) = response.body, !isHead { bodyBytes = bytes.count }
+    recordSent(context, status: response.status, bodyBytes: bodyBytes)
     return MHD_queue_response(context.connection.raw, UInt32(response.status), mhdResponse)
   }
 
   /// Builds the MHD response object for a body; nil when MHD cannot allocate one.
-  private func makeResponse(_ body: HTTPBody, _ context: RequestContext, isHead: Bool)
-    -> OpaquePointer?
-  {
+  private func makeResponse(_ body: HTTPBody, _ context: RequestContext) -> OpaquePointer? {
     switch body {
     case .empty:
       return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
@@ -87,7 +76,7 @@ extension ServerCore {
   /// the problem response is written straight to the socket, whose sending side is then shut;
   /// the caller returns `.NO` so MHD closes the connection without reading the rest.
   func rejectMidBody(_ context: RequestContext, status: Int, detail: String) {
-    var response = configuration.problemResponder(status, detail)
+    var response = problem(status, detail)
     let id = context.state.withLock { state in
       state.phase = .responded
       return state.id ?? RequestID.generate()
@@ -95,7 +84,7 @@ extension ServerCore {
     response.headers.set("X-Request-Id", id)
     var body: [UInt8] = []
     if case .bytes(let bytes) = response.body { body = bytes }
-    var text = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
+    var text = "HTTP/1.1 \(response.status) \(HTTPStatus.reason(response.status))\r\n"
     for (name, value) in response.headers
     where Self.mayForward(name, value) && !HTTPHeaders.same(name, "Connection") {
       text += "\(name): \(value)\r\n"
@@ -105,9 +94,14 @@ extension ServerCore {
     _ = bytes.withUnsafeBytes { buffer in
       artwork_mhd_send_final(context.connection.raw, buffer.baseAddress, buffer.count)
     }
+    recordSent(context, status: response.status, bodyBytes: body.count)
+  }
+
+  /// For the access log: the status answered and the body bytes sent.
+  private func recordSent(_ context: RequestContext, status: Int, bodyBytes: Int) {
     context.state.withLock { state in
       state.status = status
-      state.bytesSent += body.count
+      state.bytesSent += bodyBytes
     }
   }
 

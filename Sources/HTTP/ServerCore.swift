@@ -32,8 +32,17 @@ final class ServerCore: Sendable {
   /// The number of requests between their request line and their completion.
   var inFlightCount: Int { registry.withLock { $0.contexts.count } }
 
+  /// A new request's context, tracked, and retained for MHD's context slot (released in
+  /// `MHDCallbacks.completed`).
+  func open(_ connection: OpaquePointer, rawTarget: String) -> UnsafeMutableRawPointer {
+    let context = RequestContext(
+      connection: MHDConnection(raw: connection), rawTarget: rawTarget, live: live)
+    register(context)
+    return Unmanaged.passRetained(context).toOpaque()
+  }
+
   /// Tracks a new request; aborted from the start when the server is stopping.
-  func register(_ context: RequestContext) {
+  private func register(_ context: RequestContext) {
     registry.withLock { registry in
       registry.contexts[ObjectIdentifier(context)] = context
       if registry.stopping { context.state.withLock { $0.aborted = true } }

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Why a fetch failed, in enough detail for `/v1/check` to name the rule broken; `error` is the
 /// `ArtworkError` a route answers with.
 enum FetchFailure: Sendable, Equatable {
@@ -107,25 +109,9 @@ enum FetchFailure: Sendable, Equatable {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
   }
 
+  /// An origin's status in words: its standard phrase, or its class.
   static func reasonPhrase(_ status: Int) -> String {
-    switch status {
-    case 300: return "Multiple Choices"
-    case 400: return "Bad Request"
-    case 401: return "Unauthorized"
-    case 403: return "Forbidden"
-    case 404: return "Not Found"
-    case 405: return "Method Not Allowed"
-    case 406: return "Not Acceptable"
-    case 408: return "Request Timeout"
-    case 410: return "Gone"
-    case 429: return "Too Many Requests"
-    case 451: return "Unavailable For Legal Reasons"
-    case 500: return "Internal Server Error"
-    case 502: return "Bad Gateway"
-    case 503: return "Service Unavailable"
-    case 504: return "Gateway Timeout"
-    default:
-      return status >= 500 ? "(server error)" : status >= 400 ? "(client error)" : "(unexpected)"
-    }
+    HTTPStatus.knownReason(status)
+      ?? (status >= 500 ? "(server error)" : status >= 400 ? "(client error)" : "(unexpected)")
   }
 }

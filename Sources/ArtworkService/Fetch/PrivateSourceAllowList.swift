@@ -19,7 +19,7 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
   /// entries are kept.
   public init(parsing value: String, problems: inout [String]) {
     for rawEntry in value.split(separator: ",") {
-      let entry = rawEntry.trimmingASCIISpaces().lowercased()
+      let entry = HeaderSyntax.trimmed(String(rawEntry)).lowercased()
       if entry.isEmpty { continue }
       if entry.contains(":") || entry.contains("/")
         || entry.allSatisfy({ "0123456789.".contains($0) })
@@ -71,14 +71,5 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
   private static func isLDH(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
       || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-  }
-}
-
-extension Substring {
-  /// The text without leading and trailing spaces and tabs.
-  fileprivate func trimmingASCIISpaces() -> String {
-    String(
-      drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" })
-        .reversed())
   }
 }

@@ -145,10 +145,7 @@ private final class HopState {
       return status != nil
     }
     guard line.isEmpty else {
-      guard let colon = line.firstIndex(of: ":") else { return true }
-      let name = line[..<colon].lowercased()
-      let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
-      headers[name] = value
+      if let (name, value) = HeaderSyntax.field(line) { headers[name] = value }
       return true
     }
     guard let status, !(100..<200).contains(status) else { return true }
@@ -190,16 +187,7 @@ private final class HopState {
 
   /// `image/<subtype>`, parameters and case ignored.
   static func isImage(_ contentType: String) -> Bool {
-    let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-    let trimmed = media.trimmingCharacters(in: " \t").lowercased()
-    return trimmed.hasPrefix("image/") && trimmed.count > "image/".count
-  }
-}
-
-extension StringProtocol {
-  /// The text without the given leading and trailing characters.
-  fileprivate func trimmingCharacters(in set: String) -> String {
-    let scalars = Substring(self).drop(while: { set.contains($0) })
-    return String(scalars.reversed().drop(while: { set.contains($0) }).reversed())
+    let essence = mediaTypeEssence(contentType)
+    return essence.hasPrefix("image/") && essence.utf8.count > "image/".utf8.count
   }
 }

@@ -25,6 +25,13 @@ enum HeaderSyntax {
     return String(text[first...last])
   }
 
+  /// One `Name: value` line of a response head: the name lowercased, the value trimmed; nil
+  /// for a line without a colon.
+  static func field(_ line: String) -> (name: String, value: String)? {
+    guard let colon = line.firstIndex(of: ":") else { return nil }
+    return (line[..<colon].lowercased(), trimmed(String(line[line.index(after: colon)...])))
+  }
+
   /// Reads header text one byte at a time; every method leaves `index` after what it read.
   struct Scanner {
     let bytes: [UInt8]

@@ -89,9 +89,6 @@ private final class Collected {
       headers = [:]
       return
     }
-    guard let colon = line.firstIndex(of: ":") else { return }
-    let name = line[..<colon].lowercased()
-    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    headers[name] = value
+    if let (name, value) = HeaderSyntax.field(line) { headers[name] = value }
   }
 }
