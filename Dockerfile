@@ -5,7 +5,7 @@ ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      pkg-config libvips-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev \
+      pkg-config libvips-dev libhttp-parser-dev libcurl4-openssl-dev libssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -18,7 +18,7 @@ RUN swift build -c release --product artwork --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libvips42 libmicrohttpd12 libcurl4 libssl3 ca-certificates curl \
+      libvips42 libhttp-parser2.9 libcurl4 libssl3 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/artwork --create-home artwork
 COPY --from=build /out/artwork /usr/local/bin/artwork

@@ -12,14 +12,14 @@ let package = Package(
   targets: [
     // C libraries, one door each. The module header holds the thin fixed-arity shims.
     .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-    .systemLibrary(
-      name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    // http-parser has no pkg-config file; its header and library are on the default paths.
+    .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
     .target(name: "ThumbHashCodec"),
-    .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+    .target(name: "HTTP", dependencies: ["CHTTPParser"]),
     .target(
       name: "ArtworkService",
       dependencies: ["HTTP", "ThumbHashCodec", "CVips", "CCurl", "CCrypto"]),
@@ -37,6 +37,6 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(
       name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP", "TestSupport"],
-      exclude: ["Fetch/Fixtures"]),
+      exclude: ["Fetch/Fixtures", "Service/Fixtures"]),
   ]
 )

@@ -13,12 +13,15 @@ public final class ArtworkApp: Sendable {
   let artworkCache: SourceCache<CachedArtwork>
   let thumbHashCache: SourceCache<CachedThumbHash>
   let hotImages: HotImageCache
+  /// Refusals of a full queue: counted in /metrics, logged at most once a second.
+  let busyLog: RateLimitedLog
 
   /// Builds storage, the worker pool and the fetcher from `config`.
   public init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
     self.config = config
     self.logger = logger
     self.metrics = Metrics()
+    self.busyLog = RateLimitedLog(logger: logger, message: "requests refused: a queue is full")
     self.storage = try await StorageFactory.make(config: config, logger: logger)
     let pool = WorkerPool(workers: config.workers, queueLimit: config.queueLimit)
     self.processor = ArtworkProcessor(
@@ -48,11 +51,12 @@ public final class ArtworkApp: Sendable {
     let upload: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightUpload($0) }
     let json: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightJSON($0) }
     let uploadLimit = maxUploadBodyBytes
+    let tooLarge: @Sendable (Int?) -> String = { [self] in uploadTooLarge(declared: $0) }
     router.add(
-      .post, "/v1/artwork", maxBodyBytes: uploadLimit, preflight: upload,
+      .post, "/v1/artwork", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge, preflight: upload,
       immediate: { [self] in rememberedArtwork($0) }, handler(createArtwork))
     router.add(
-      .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, preflight: upload,
+      .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge, preflight: upload,
       immediate: { [self] in rememberedThumbHash($0) }, handler(computeThumbHash))
     router.add(.post, "/v1/check", maxBodyBytes: 16 * 1024, preflight: json, handler(checkURL))
     router.add(
@@ -94,8 +98,13 @@ public final class ArtworkApp: Sendable {
       "kind": .string(error.kind.rawValue), "detail": .string(error.detail),
     ]
     if let internalDetail = error.internalDetail { fields["internal"] = .string(internalDetail) }
-    // `.busy` only ever comes from a full worker or fetch queue refusing the job.
-    if error.kind == .busy { metrics.recordQueueRejection() }
+    // `.busy` only ever comes from a full worker or fetch queue refusing the job: thousands a
+    // second under overload, so one line a second says how many.
+    if error.kind == .busy {
+      metrics.recordQueueRejection()
+      busyLog.note(["path": .string(request.path), "detail": .string(error.detail)])
+      return
+    }
     if error.isServerError {
       logger.error("request failed", fields)
     } else {

@@ -13,6 +13,11 @@ extension ArtworkError.Kind {
     case .methodNotAllowed: 405
     case .payloadTooLarge: 413
     case .headersTooLarge: 431
+    case .requestTimeout: 408
+    case .expectationFailed: 417
+    case .tooManyConnections: 429
+    case .notImplemented: 501
+    case .versionNotSupported: 505
     case .unsupportedMediaType: 415
     case .unprocessableImage: 422
     case .internal: 500
@@ -32,6 +37,11 @@ extension ArtworkError.Kind {
     case .methodNotAllowed: "Method not allowed"
     case .payloadTooLarge: "Payload too large"
     case .headersTooLarge: "Request headers too large"
+    case .requestTimeout: "Request timeout"
+    case .expectationFailed: "Expectation failed"
+    case .tooManyConnections: "Too many connections"
+    case .notImplemented: "Not implemented"
+    case .versionNotSupported: "HTTP version not supported"
     case .unsupportedMediaType: "Unsupported media type"
     case .unprocessableImage: "Unprocessable image"
     case .internal: "Internal server error"
@@ -53,6 +63,11 @@ extension ArtworkError.Kind {
     case 415: self = .unsupportedMediaType
     case 422: self = .unprocessableImage
     case 431: self = .headersTooLarge
+    case 408: self = .requestTimeout
+    case 417: self = .expectationFailed
+    case 429: self = .tooManyConnections
+    case 501: self = .notImplemented
+    case 505: self = .versionNotSupported
     case 502: self = .badGateway
     case 503: self = .busy
     case 504: self = .gatewayTimeout

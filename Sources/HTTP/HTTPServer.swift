@@ -1,16 +1,19 @@
-import CMicroHTTPD
+import CHTTPParser
+import Glibc
 import Synchronization
 
-/// An HTTP/1.1 server over libmicrohttpd.
+/// An HTTP/1.1 server: `threadCount` epoll loops over one listening socket, http-parser for
+/// framing, handlers on the Swift concurrency pool.
 ///
-/// Requests are parsed and bodies collected on MHD's threads; handlers run as tasks while the
-/// connection is suspended, so a slow handler never holds a server thread. The server listens
-/// from `init` until `shutdown(gracePeriod:)` (or deinit, which stops at once).
+/// Every answer the server gives by itself is rendered by the configured problem responder;
+/// refused requests are answered without keeping their body and the answer is delivered before
+/// the connection closes. The server listens from `init` until `shutdown(gracePeriod:)` (or
+/// deinit, which stops at once).
 public final class HTTPServer: Sendable {
   /// The lifecycle, behind a lock.
   private struct Lifecycle: Sendable {
-    /// The running daemon; nil once stopped.
-    var daemon: MHDDaemon?
+    /// Whether the loops were stopped (by a shutdown or by deinit).
+    var stopped = false
     /// The one shutdown in progress or done; later callers await it.
     var shutdown: Task<Void, Never>?
   }
@@ -18,90 +21,97 @@ public final class HTTPServer: Sendable {
   /// The port actually bound (useful with port 0).
   public let port: Int
   private let core: ServerCore
-  private let lifecycle: Mutex<Lifecycle>
+  private let loops: [EventLoop]
+  private let listener: Int32
+  private let lifecycle = Mutex(Lifecycle())
 
   /// Binds and starts serving `router`.
   public init(configuration: HTTPServerConfiguration, router: Router) throws(HTTPServerError) {
     try Self.validate(configuration)
-    let core = ServerCore(configuration: configuration, router: router)
-    let cls = Unmanaged.passRetained(core)
-    var error: Int32 = 0
-    // NOTE: MHD's memory pool holds the request head and the read buffer; the server enforces
-    // `maxHeaderBytes` itself (431 via the problem responder), so the pool is roomier and MHD's
-    // own bare 431 only meets far larger heads.
-    let memoryLimit = max(32 * 1024, configuration.maxHeaderBytes * 2 + 16 * 1024)
-    let daemon = artwork_mhd_start(
-      configuration.host, UInt16(configuration.port), MHDCallbacks.access,
-      MHDCallbacks.completed, MHDCallbacks.uriLog, cls.toOpaque(), memoryLimit,
-      UInt32(configuration.maxConnections), UInt32(configuration.idleTimeout),
-      UInt32(configuration.threadCount), &error)
-    guard let daemon else {
-      cls.release()
-      if error == Int32(ARTWORK_MHD_START_BAD_HOST.rawValue) {
-        throw .invalidHost(configuration.host)
-      }
-      throw .startFailed(host: configuration.host, port: configuration.port)
+    var bound: UInt16 = 0
+    let fd = artwork_http_listen(configuration.host, UInt16(configuration.port), 1024, &bound)
+    if fd == -2 { throw .invalidHost(configuration.host) }
+    guard fd >= 0 else {
+      throw .startFailed(
+        host: configuration.host, port: configuration.port, reason: String(cString: strerror(errno))
+      )
     }
+    let core = ServerCore(configuration: configuration, router: router)
+    var loops: [EventLoop] = []
+    do {
+      for _ in 0..<configuration.threadCount {
+        loops.append(try EventLoop(core: core, listener: fd))
+      }
+    } catch {
+      for loop in loops { loop.stop() }
+      Glibc.close(fd)
+      throw error
+    }
+    for (index, loop) in loops.enumerated() { loop.start(name: "artwork-http-\(index)") }
     self.core = core
-    self.port = Int(artwork_mhd_bound_port(daemon))
-    self.lifecycle = Mutex(Lifecycle(daemon: MHDDaemon(raw: daemon, core: cls)))
+    self.loops = loops
+    self.listener = fd
+    self.port = Int(bound)
   }
 
   deinit {
-    if let daemon = lifecycle.withLock({ $0.daemon.take() }) {
-      Self.stop(daemon, core: core)
+    let mustStop = lifecycle.withLock { lifecycle in
+      defer { lifecycle.stopped = true }
+      return !lifecycle.stopped
     }
+    guard mustStop else { return }
+    core.draining.store(true, ordering: .relaxed)
+    for loop in loops {
+      loop.post { loop in
+        loop.stopListening()
+        loop.abortAll()
+        loop.stop()
+      }
+    }
+    for loop in loops { loop.join() }
+    Glibc.close(listener)
   }
 
-  /// Requests between their request line and the end of their exchange (for metrics/health).
-  public var inFlightCount: Int { core.inFlightCount }
+  /// Requests whose head was accepted and whose answer is not all written (for metrics/health).
+  public var inFlightCount: Int { core.inFlight.load(ordering: .relaxed) }
 
-  /// Request contexts and stream readers still alive; 0 once every exchange is over and its
-  /// handler task finished. For leak checks in tests.
+  /// Connections and handler or stream tasks still alive; 0 once every exchange is over and its
+  /// tasks finished. For leak checks in tests.
   var liveRequestObjects: Int { core.live.count }
 
-  /// Stops gracefully: stops accepting connections at once (new connections are refused), lets
-  /// in-flight requests finish until `gracePeriod` has passed (their responses close their
-  /// connections), answers 503 to any still waiting, then stops the daemon. Idempotent: every
-  /// call returns once the server has stopped.
+  /// Stops gracefully: stops accepting connections at once (new connections are refused) and
+  /// closes idle ones, lets in-flight requests finish until `gracePeriod` has passed (their
+  /// answers close their connections), answers 503 to any still waiting, then stops. Idempotent:
+  /// every call returns once the server has stopped.
   public func shutdown(gracePeriod: Duration) async {
     let task = lifecycle.withLock { lifecycle -> Task<Void, Never> in
       if let task = lifecycle.shutdown { return task }
-      // The drain task owns the daemon from here on, so deinit cannot stop it a second time.
-      let daemon = lifecycle.daemon.take()
-      let core = core
-      let task = Task {
-        guard let daemon else { return }
-        await Self.drain(daemon, core: core, gracePeriod: gracePeriod)
-      }
+      let task = Task { await self.drain(gracePeriod: gracePeriod) }
       lifecycle.shutdown = task
       return task
     }
     await task.value
   }
 
-  /// Quiesces, waits for in-flight requests up to the grace period, then stops.
-  private static func drain(_ daemon: MHDDaemon, core: ServerCore, gracePeriod: Duration) async {
+  private func drain(gracePeriod: Duration) async {
+    guard !lifecycle.withLock({ $0.stopped }) else { return }
     core.draining.store(true, ordering: .relaxed)
-    artwork_mhd_quiesce(daemon.raw)
+    for loop in loops { await loop.perform { $0.stopListening() } }
+    Glibc.close(listener)
+    for loop in loops { await loop.perform { $0.closeIdle() } }
     let deadline = ContinuousClock.now + gracePeriod
-    while core.inFlightCount > 0, ContinuousClock.now < deadline {
+    while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(10))
     }
-    core.abortAll()
-    // Aborted requests answer 503 on their own MHD thread; give them a moment to go out.
+    for loop in loops { await loop.perform { $0.abortAll() } }
+    // The 503s go out on their loops; give the clients a moment to read them.
     let flushDeadline = ContinuousClock.now + .milliseconds(500)
-    while core.inFlightCount > 0, ContinuousClock.now < flushDeadline {
+    while core.limits.open > 0, ContinuousClock.now < flushDeadline {
       try? await Task.sleep(for: .milliseconds(5))
     }
-    stop(daemon, core: core)
-  }
-
-  /// Stops the daemon at once. Every suspended connection is resumed first, as MHD requires.
-  private static func stop(_ daemon: MHDDaemon, core: ServerCore) {
-    core.abortAll()
-    MHD_stop_daemon(daemon.raw)
-    daemon.core.release()
+    lifecycle.withLock { $0.stopped = true }
+    for loop in loops { loop.post { $0.stop() } }
+    for loop in loops { loop.join() }
   }
 
   private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
@@ -112,26 +122,28 @@ public final class HTTPServer: Sendable {
     if !(1...256).contains(configuration.threadCount) {
       problems.append("threadCount must be 1...256 (got \(configuration.threadCount))")
     }
-    if configuration.maxHeaderBytes < 256 {
-      problems.append("maxHeaderBytes must be at least 256 (got \(configuration.maxHeaderBytes))")
+    if !(256...(64 * 1024)).contains(configuration.maxHeaderBytes) {
+      problems.append(
+        "maxHeaderBytes must be 256...65536 (got \(configuration.maxHeaderBytes))")
     }
     if configuration.defaultMaxBodyBytes < 0 {
       problems.append("defaultMaxBodyBytes must not be negative")
     }
-    // NOTE: MHD splits the connection limit between its threads and refuses a share of 0.
-    if configuration.maxConnections < configuration.threadCount {
-      problems.append("maxConnections must be at least threadCount")
+    if configuration.maxConnections < 1 { problems.append("maxConnections must be at least 1") }
+    if configuration.maxConnectionsPerAddress < 1 {
+      problems.append("maxConnectionsPerAddress must be at least 1")
     }
-    if configuration.idleTimeout < 0 { problems.append("idleTimeout must not be negative") }
+    for (name, value) in [
+      ("idleTimeout", configuration.idleTimeout), ("headTimeout", configuration.headTimeout),
+      ("lingerTimeout", configuration.lingerTimeout),
+    ] where value < .zero {
+      problems.append("\(name) must not be negative")
+    }
+    if configuration.minBodyBytesPerSecond < 0 {
+      problems.append("minBodyBytesPerSecond must not be negative")
+    }
+    if configuration.maxDiscardBytes < 0 { problems.append("maxDiscardBytes must not be negative") }
+    if configuration.bodyMemoryLimit < 0 { problems.append("bodyMemoryLimit must not be negative") }
     if !problems.isEmpty { throw .invalidConfiguration(problems.joined(separator: ", ")) }
   }
-}
-
-/// A running MHD daemon and the core reference it holds.
-///
-/// NOTE: `@unchecked Sendable` because the daemon pointer is used only under `HTTPServer`'s
-/// lifecycle lock hand-off: quiesce and stop happen once, from the one shutdown path.
-private struct MHDDaemon: @unchecked Sendable {
-  let raw: OpaquePointer
-  let core: Unmanaged<ServerCore>
 }

@@ -1,4 +1,4 @@
-/// How an `HTTPServer` listens and what it accepts. One value, fixed at start.
+/// How an `HTTPServer` listens, what it accepts and how long it waits. One value, fixed at start.
 public struct HTTPServerConfiguration: Sendable {
   /// The address to bind: an IPv4 or IPv6 literal (`127.0.0.1`, `::1`, `0.0.0.0`, `::`).
   public var host: String
@@ -6,30 +6,51 @@ public struct HTTPServerConfiguration: Sendable {
   public var port: Int
   /// The largest request body accepted by routes that set no limit of their own.
   public var defaultMaxBodyBytes: Int
-  /// The largest request line plus header fields accepted; larger heads get 431 (or, far over
-  /// the limit, MHD's own 431/400 without a problem body).
+  /// The largest request line plus header fields accepted; larger heads get 431.
   public var maxHeaderBytes: Int
-  /// The most connections open at once; further connections are closed at accept.
+  /// The most connections open at once; a connection over it is answered 503 and closed at once.
   public var maxConnections: Int
-  /// Seconds a connection may stay idle (between requests or mid-request) before it is closed;
-  /// 0 never closes idle connections. A request whose handler is running is not idle.
-  public var idleTimeout: Int
+  /// The most connections open at once from one client address; a connection over it is
+  /// answered 429 and closed at once. Behind a proxy that connects from one address, set it to
+  /// `maxConnections`.
+  public var maxConnectionsPerAddress: Int
+  /// How long a keep-alive connection may wait for its next request (and a response may wait
+  /// for a client that does not read it) before it is closed; zero never closes them.
+  public var idleTimeout: Duration
+  /// The time a request head has to arrive whole, from its first byte (from the connection's
+  /// start for its first request); later is 408. Zero turns the deadline off.
+  public var headTimeout: Duration
+  /// The slowest average rate a request body may arrive at once `headTimeout` has passed since
+  /// its head, in bytes per second; slower is 408. Zero turns the check off.
+  public var minBodyBytesPerSecond: Int
+  /// After an answer that closes the connection, how long the rest of the request is still read
+  /// and dropped so that the client reads the answer instead of a reset.
+  public var lingerTimeout: Duration
+  /// The most bytes read and dropped that way per connection.
+  public var maxDiscardBytes: Int
+  /// The memory all request bodies held at once may use; a request whose body would pass it is
+  /// answered 503 from its head.
+  public var bodyMemoryLimit: Int
   /// The number of server threads (each runs its own epoll loop). Handlers run on the Swift
   /// concurrency pool, not on these.
   public var threadCount: Int
-  /// Renders every error the server generates itself (400, 404, 405, 413, 431, 500, 503) into a
-  /// response, so the application can render them in its own error format.
-  public var problemResponder: @Sendable (_ status: Int, _ detail: String) -> HTTPResponse
-  /// Called once per request that got a response (on a server thread; keep it quick).
+  /// Renders every error the server answers by itself (400, 404, 405, 408, 413, 429, 431, 501,
+  /// 503, 505...), so the application can render them in its own format.
+  public var problemResponder: @Sendable (HTTPProblem) -> HTTPResponse
+  /// Called once per request that got a response, and per connection refused at once (on a
+  /// server thread; keep it quick).
   public var accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
 
   /// A configuration; every value has a default that suits tests and small deployments.
   public init(
     host: String = "127.0.0.1", port: Int = 0, defaultMaxBodyBytes: Int = 1 << 20,
-    maxHeaderBytes: Int = 16 * 1024, maxConnections: Int = 1024, idleTimeout: Int = 30,
-    threadCount: Int = 2,
-    problemResponder: @escaping @Sendable (_ status: Int, _ detail: String) -> HTTPResponse =
-      HTTPServerConfiguration.plainProblem,
+    maxHeaderBytes: Int = 16 * 1024, maxConnections: Int = 1024,
+    maxConnectionsPerAddress: Int = 256, idleTimeout: Duration = .seconds(30),
+    headTimeout: Duration = .seconds(10), minBodyBytesPerSecond: Int = 16 * 1024,
+    lingerTimeout: Duration = .seconds(10), maxDiscardBytes: Int = 64 << 20,
+    bodyMemoryLimit: Int = 256 << 20, threadCount: Int = 2,
+    problemResponder: @escaping @Sendable (HTTPProblem) -> HTTPResponse =
+      HTTPServerConfiguration.problemJSON,
     accessLog: (@Sendable (HTTPAccessRecord) -> Void)? = nil
   ) {
     self.host = host
@@ -37,17 +58,52 @@ public struct HTTPServerConfiguration: Sendable {
     self.defaultMaxBodyBytes = defaultMaxBodyBytes
     self.maxHeaderBytes = maxHeaderBytes
     self.maxConnections = maxConnections
+    self.maxConnectionsPerAddress = maxConnectionsPerAddress
     self.idleTimeout = idleTimeout
+    self.headTimeout = headTimeout
+    self.minBodyBytesPerSecond = minBodyBytesPerSecond
+    self.lingerTimeout = lingerTimeout
+    self.maxDiscardBytes = maxDiscardBytes
+    self.bodyMemoryLimit = bodyMemoryLimit
     self.threadCount = threadCount
     self.problemResponder = problemResponder
     self.accessLog = accessLog
   }
 
-  /// The default problem rendering: `text/plain`, `"<status> <reason>: <detail>"`.
-  @Sendable public static func plainProblem(_ status: Int, _ detail: String) -> HTTPResponse {
+  /// The default rendering: RFC 9457 `application/problem+json` with `type` `about:blank`, the
+  /// status's `title`, `status`, `detail` and `request_id`.
+  @Sendable public static func problemJSON(_ problem: HTTPProblem) -> HTTPResponse {
+    var text = #"{"type":"about:blank","title":"#
+    text += JSONText.quoted(HTTPStatus.reason(problem.status))
+    text += #","status":\#(problem.status),"detail":"#
+    text += JSONText.quoted(problem.detail)
+    text += #","request_id":"#
+    text += JSONText.quoted(problem.requestID)
+    text += "}"
     var headers = HTTPHeaders()
-    headers.set("Content-Type", "text/plain; charset=utf-8")
-    let text = "\(status) \(HTTPStatus.reason(status)): \(detail)\n"
-    return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
+    headers.set("Content-Type", "application/problem+json")
+    return HTTPResponse(status: problem.status, headers: headers, body: .bytes(Array(text.utf8)))
+  }
+}
+
+/// JSON string literals, for the default problem rendering.
+enum JSONText {
+  /// `text` as a JSON string literal.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
   }
 }

@@ -4,14 +4,15 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
   case invalidHost(String)
   /// A configuration value is out of range.
   case invalidConfiguration(String)
-  /// libmicrohttpd could not start (typically the address is in use or not available).
-  case startFailed(host: String, port: Int)
+  /// The system refused to listen; `reason` is its own words ("Address already in use").
+  case startFailed(host: String, port: Int, reason: String)
 
   public var description: String {
     switch self {
     case .invalidHost(let host): "not an IP address literal: \(host)"
     case .invalidConfiguration(let detail): "invalid HTTP server configuration: \(detail)"
-    case .startFailed(let host, let port): "could not listen on \(host) port \(port)"
+    case .startFailed(let host, let port, let reason):
+      "could not listen on \(host) port \(port): \(reason)"
     }
   }
 }

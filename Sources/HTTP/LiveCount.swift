@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Counts live per-request objects (contexts and stream readers) of one server, so tests can
-/// check that every `Unmanaged` retain handed to MHD was released.
+/// Counts the live connections and handler or stream tasks of one server, so tests can check
+/// that every one was released.
 final class LiveCount: Sendable {
   private let value = Atomic<Int>(0)
 

@@ -9,6 +9,8 @@ public struct Router: Sendable {
     let method: HTTPMethod
     let pattern: RoutePattern
     let maxBodyBytes: Int?
+    /// The 413 detail for a body over `maxBodyBytes`, given the declared length when known.
+    let bodyTooLarge: (@Sendable (_ declared: Int?) -> String)?
     let preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)?
     let immediate: (@Sendable (HTTPRequest) -> HTTPResponse?)?
     let handler: HTTPHandler
@@ -33,9 +35,12 @@ public struct Router: Sendable {
   ///   - pattern: the path, e.g. `/v1/images/{name}`; `{x}` captures one non-empty segment
   ///     into `HTTPRequest.pathParameters["x"]`.
   ///   - maxBodyBytes: the largest request body accepted, overriding the server default.
+  ///   - bodyTooLarge: the 413 detail for a larger body, given its declared length when it
+  ///     has one (for a limit that the application documents in its own terms).
   ///   - preflight: runs once the headers are complete, before any body byte is read; a
-  ///     response it returns is sent as is and the body is never read (the connection is then
-  ///     closed if a body was pending). Runs on a server thread: keep it quick and non-blocking.
+  ///     response it returns is sent as is and the body is never kept (if one was on its way,
+  ///     it is read and dropped so the client reads the answer, and the connection closes).
+  ///     Runs on a server thread: keep it quick and non-blocking.
   ///   - immediate: runs once the whole body has arrived, before `handler`, on the server
   ///     thread; a response it returns is sent at once and `handler` is not run. For answers
   ///     that need nothing but memory (a cache hit): it saves handing the request to a task and
@@ -43,6 +48,7 @@ public struct Router: Sendable {
   ///   - handler: produces the response once the whole body has arrived.
   public mutating func add(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
+    bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
     preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)? = nil,
     immediate: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
     _ handler: @escaping HTTPHandler
@@ -50,7 +56,7 @@ public struct Router: Sendable {
     routes.append(
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
-        preflight: preflight, immediate: immediate, handler: handler))
+        bodyTooLarge: bodyTooLarge, preflight: preflight, immediate: immediate, handler: handler))
   }
 
   /// Finds the route for `method` and the decoded path `segments`.
@@ -70,5 +76,14 @@ public struct Router: Sendable {
     if allowed.isEmpty { return .notFound }
     var seen: Set<String> = []
     return .methodNotAllowed(allow: allowed.filter { seen.insert($0).inserted })
+  }
+}
+
+extension Router.Route {
+  /// The 413 detail for a body over `limit`.
+  func tooLargeDetail(declared: Int?, limit: Int) -> String {
+    if let bodyTooLarge { return bodyTooLarge(declared) }
+    if let declared { return "The request body is \(declared) bytes; the limit is \(limit) bytes." }
+    return "The request body is larger than the limit of \(limit) bytes."
   }
 }

@@ -153,7 +153,9 @@ import Testing
 
   @Test func reportsThePortInUse() async throws {
     let first = try TestServer(Self.router())
-    #expect(throws: HTTPServerError.startFailed(host: "127.0.0.1", port: first.port)) {
+    let inUse = HTTPServerError.startFailed(
+      host: "127.0.0.1", port: first.port, reason: "Address already in use")
+    #expect(throws: inUse) {
       try HTTPServer(configuration: HTTPServerConfiguration(port: first.port), router: Router())
     }
     await first.server.shutdown(gracePeriod: .seconds(1))

@@ -17,11 +17,11 @@ final class TestServer: Sendable {
   ) throws {
     let log = log
     var configuration = HTTPServerConfiguration(host: host)
-    configuration.problemResponder = { status, detail in
+    configuration.problemResponder = { problem in
       var headers = HTTPHeaders()
       headers.set("Content-Type", "application/problem+json")
-      let body = #"{"status":\#(status),"detail":"\#(detail)"}"#
-      return HTTPResponse(status: status, headers: headers, body: .bytes(Array(body.utf8)))
+      let body = #"{"status":\#(problem.status),"request_id":"\#(problem.requestID)"}"#
+      return HTTPResponse(status: problem.status, headers: headers, body: .bytes(Array(body.utf8)))
     }
     configure(&configuration)
     let userLog = configuration.accessLog
@@ -53,7 +53,7 @@ final class TestServer: Sendable {
     return condition()
   }
 
-  /// Shuts down gracefully and checks that every per-request object MHD held was released.
+  /// Shuts down gracefully and checks that every connection and handler task was released.
   func stop(gracePeriod: Duration = .seconds(1)) async {
     await server.shutdown(gracePeriod: gracePeriod)
     #expect(await eventually { server.liveRequestObjects == 0 }, "leaked request objects")

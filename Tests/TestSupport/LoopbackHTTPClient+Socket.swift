@@ -6,12 +6,31 @@ import Foundation
 
 /// Sockets, deadlines and threads.
 extension LoopbackHTTPClient {
-  static func connect(host: String, port: Int, timeout: Duration) throws -> Int32 {
+  /// A connected TCP socket to `host`:`port`, bound first to `source` (another loopback
+  /// address, standing in for another client) when given.
+  static func connect(host: String, port: Int, timeout: Duration, source: String? = nil) throws
+    -> Int32
+  {
     let isV6 = host.contains(":")
     // NOTE: close-on-exec, or a child process some other test spawns keeps this connection open.
     let socket = Glibc.socket(
       isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { throw LoopbackHTTPError.connectFailed(errno: errno) }
+    if let source, !isV6 {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      _ = inet_pton(AF_INET, source, &local.sin_addr)
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard bound == 0 else {
+        let code = errno
+        _ = Glibc.close(socket)
+        throw LoopbackHTTPError.connectFailed(errno: code)
+      }
+    }
     var result: Int32
     if isV6 {
       var address = sockaddr_in6()

@@ -25,14 +25,16 @@ public final class LoopbackHTTPClient: Sendable {
   private let connection: Mutex<Connection>
   private let timeout: Duration
 
-  /// Connects to `host` (an IPv4 or IPv6 loopback literal) on `port`.
-  public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10))
-    async throws
-  {
+  /// Connects to `host` (an IPv4 or IPv6 loopback literal) on `port`, from `source` (another
+  /// 127.0.0.0/8 address, standing in for another client) when given.
+  public init(
+    host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10), source: String? = nil
+  ) async throws {
     precondition(host == "127.0.0.1" || host == "::1", "tests only talk to loopback")
+    precondition(source.map { $0.hasPrefix("127.") } ?? true, "tests only use loopback")
     self.timeout = timeout
     let socket = try await Self.onThread {
-      try Self.connect(host: host, port: port, timeout: timeout)
+      try Self.connect(host: host, port: port, timeout: timeout, source: source)
     }
     connection = Mutex(Connection(socket: socket))
   }

@@ -31,7 +31,14 @@ public final class ServiceProcess: Sendable {
   /// sockets are not close-on-exec; while children spawned with `Foundation.Process` (which passes
   /// them on) ran, other tests' loopback connections were closed early in full-module runs. The
   /// exact mechanism is not understood; closing everything else in the child made it go away.
-  public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+  public convenience init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    try self.init(executable: Self.executable.path, arguments, environment: environment)
+  }
+
+  /// Starts `executable arguments...` (an absolute path) with exactly `environment`.
+  public init(executable: String, _ arguments: [String], environment: [String: String] = [:])
+    throws
+  {
     let folder = FileManager.default.temporaryDirectory
     outputURL = folder.appendingPathComponent("artwork-out-\(UUID().uuidString)")
     errorURL = folder.appendingPathComponent("artwork-err-\(UUID().uuidString)")
@@ -45,12 +52,12 @@ public final class ServiceProcess: Sendable {
     guard Self.addCloseFrom(&actions, 3) == 0 else {
       throw ServiceProcessError.spawnFailed(errno: EINVAL)
     }
-    let argv = [Self.executable.path] + arguments
+    let argv = [executable] + arguments
     let envp = environment.map { "\($0.key)=\($0.value)" }
     var pid: pid_t = 0
     let result = withCStrings(argv) { argvPointers in
       withCStrings(envp) { envPointers in
-        posix_spawn(&pid, Self.executable.path, &actions, nil, argvPointers, envPointers)
+        posix_spawn(&pid, executable, &actions, nil, argvPointers, envPointers)
       }
     }
     guard result == 0 else { throw ServiceProcessError.spawnFailed(errno: result) }
@@ -126,6 +133,28 @@ public final class ServiceProcess: Sendable {
     return (status, child.output, child.errorOutput)
   }
 
+  /// Runs a program found on PATH (python3, node...) to completion: its exit status, standard
+  /// output and error. Nil status when it still runs after `timeout` (then it is killed).
+  public static func runProgram(
+    _ name: String, _ arguments: [String], timeout: Duration = .seconds(300)
+  ) async throws -> (status: Int32?, output: String, error: String) {
+    guard let path = which(name) else { throw ServiceProcessError.notFound(name) }
+    let environment = ProcessInfo.processInfo.environment.filter {
+      ["PATH", "HOME", "LANG"].contains($0.key)
+    }
+    let child = try ServiceProcess(executable: path, arguments, environment: environment)
+    let status = await child.exitStatus(within: timeout)
+    return (status, child.output, child.errorOutput)
+  }
+
+  /// The absolute path of `name` on PATH, if it is there.
+  public static func which(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+
   /// A loopback port that was free a moment ago: bound to port 0, read back, then closed.
   public static func freePort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -149,6 +178,8 @@ public final class ServiceProcess: Sendable {
 /// Why a `ServiceProcess` could not start.
 public enum ServiceProcessError: Error, Equatable {
   case spawnFailed(errno: Int32)
+  /// The program is not on PATH.
+  case notFound(String)
 }
 
 /// Runs `body` with a NULL-terminated array of C strings for `strings`.

@@ -20,12 +20,12 @@ public enum ArtworkCommand {
     "serve": """
     artwork serve
 
-    Runs the HTTP service. Configuration comes from the environment only (ARTWORK_LISTEN,
-    ARTWORK_PUBLIC_URL, ARTWORK_STORAGE, ...; see README.md). Every bad variable is reported at
-    once and the command exits with status 2. SIGTERM or SIGINT stop accepting connections,
-    finish in-flight requests within ARTWORK_SHUTDOWN_GRACE and exit 0.
+    Runs the HTTP service. Configuration comes from the environment only, in the variables
+    below. Every bad variable is reported at once and the command exits with status 2. SIGTERM
+    or SIGINT stop accepting connections, finish in-flight requests within
+    ARTWORK_SHUTDOWN_GRACE and exit 0.
 
-    """,
+    """ + ServiceConfig.markdownTable(),
     "thumbhash": """
     artwork thumbhash FILE...
 

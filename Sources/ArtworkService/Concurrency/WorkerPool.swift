@@ -108,6 +108,11 @@ public final class WorkerPool: Sendable {
     return try result.get()
   }
 
+  /// Whether a job submitted now would be refused: every worker busy and the queue full.
+  public var isFull: Bool {
+    state.withLock { $0.queued + $0.busy >= workers + queueLimit }
+  }
+
   /// The current load.
   public var stats: Stats {
     state.withLock { Stats(busy: $0.busy, queued: $0.queued) }

@@ -73,7 +73,44 @@ extension ServiceConfig {
       "Objects not requested for this long are removed (`d`, `h`); `0` keeps them forever."
     ),
     ("ARTWORK_SHUTDOWN_GRACE", "10s", "Time in-flight requests get to finish on SIGTERM."),
-    ("ARTWORK_MAX_CONNECTIONS", "512", "Concurrent HTTP connections accepted."),
+    (
+      "ARTWORK_MAX_CONNECTIONS", "512",
+      "Concurrent HTTP connections; one more is answered 503 and closed at once."
+    ),
+    (
+      "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", "128",
+      "Concurrent connections from one client address; one more is answered 429 and closed. "
+        + "Behind a proxy that connects from one address, set it to `ARTWORK_MAX_CONNECTIONS`."
+    ),
+    (
+      "ARTWORK_HEAD_TIMEOUT", "10s",
+      "Time a request line and headers have to arrive whole (from the connection's start for "
+        + "its first request); later is 408. `0` turns it off."
+    ),
+    (
+      "ARTWORK_IDLE_TIMEOUT", "75s",
+      "Time a kept-alive connection may wait for its next request, and a response for a client "
+        + "that does not read it. `0`: never closed."
+    ),
+    (
+      "ARTWORK_BODY_MIN_RATE", "16384",
+      "Slowest average rate, in bytes per second, a request body may arrive at once "
+        + "`ARTWORK_HEAD_TIMEOUT` has passed since its head; slower is 408. `0`: no minimum."
+    ),
+    (
+      "ARTWORK_LINGER_TIMEOUT", "10s",
+      "After an answer that closes the connection (a 413 before the body, say), how long the "
+        + "rest of the request is read and dropped so the client reads the answer."
+    ),
+    (
+      "ARTWORK_DISCARD_BYTES", "67108864",
+      "The most bytes read and dropped that way per connection."
+    ),
+    (
+      "ARTWORK_BODY_MEMORY", "268435456",
+      "Memory all request bodies held at once may use; beyond it uploads get 503 from their "
+        + "headers."
+    ),
     (
       "ARTWORK_IMAGE_CACHE_BYTES", "33554432",
       "Memory for recently served images (immutable, so always safe to reuse); `0` turns it off."

@@ -33,6 +33,20 @@ public struct ServiceConfig: Sendable {
   public var retention: Duration?
   public var shutdownGrace: Duration
   public var maxConnections: Int
+  /// Connections one client address may hold open at once.
+  public var maxConnectionsPerClient: Int
+  /// Time a request head has to arrive whole.
+  public var headTimeout: Duration
+  /// Time a kept-alive connection may wait for its next request.
+  public var idleTimeout: Duration
+  /// Slowest average rate a request body may arrive at (bytes per second; 0: no minimum).
+  public var bodyMinRate: Int
+  /// How long a refused request's body is still read and dropped so its answer arrives.
+  public var lingerTimeout: Duration
+  /// The most bytes read and dropped that way per connection.
+  public var discardBytes: Int
+  /// Memory all request bodies held at once may use.
+  public var bodyMemory: Int
   /// Bytes of recently served images kept in memory (0 turns the cache off).
   public var imageCacheBytes: Int
   public var logLevel: LogLevel
@@ -113,6 +127,24 @@ public struct ServiceConfig: Sendable {
       "ARTWORK_IMAGE_CACHE_BYTES", default: 32 << 20, range: 0...(8 << 30))
     maxConnections = reader.integer(
       "ARTWORK_MAX_CONNECTIONS", default: 512, range: 1...100_000)
+    maxConnectionsPerClient = reader.integer(
+      "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", default: 128, range: 1...100_000)
+    let httpUnits: [DurationUnit] = [.milliseconds, .seconds, .minutes]
+    headTimeout = reader.duration(
+      "ARTWORK_HEAD_TIMEOUT", default: .seconds(10), units: httpUnits, bare: .seconds,
+      range: .zero...(.seconds(600)), rangeText: "from 0 (no deadline) to 600s")
+    idleTimeout = reader.duration(
+      "ARTWORK_IDLE_TIMEOUT", default: .seconds(75), units: httpUnits, bare: .seconds,
+      range: .zero...(.seconds(3600)), rangeText: "from 0 (never) to 3600s")
+    bodyMinRate = reader.integer(
+      "ARTWORK_BODY_MIN_RATE", default: 16384, range: 0...1_000_000_000)
+    lingerTimeout = reader.duration(
+      "ARTWORK_LINGER_TIMEOUT", default: .seconds(10), units: httpUnits, bare: .seconds,
+      range: .zero...(.seconds(600)), rangeText: "from 0 to 600s")
+    discardBytes = reader.integer(
+      "ARTWORK_DISCARD_BYTES", default: 64 << 20, range: 0...(1 << 40))
+    bodyMemory = reader.integer(
+      "ARTWORK_BODY_MEMORY", default: 256 << 20, range: (1 << 20)...(1 << 40))
     logLevel = reader.value(
       "ARTWORK_LOG_LEVEL", default: .info, accepted: "expected debug, info, warn or error",
       LogLevel.init(name:))

@@ -52,7 +52,7 @@ enum FetchFailure: Sendable, Equatable {
       return ArtworkError(.badRequest, "The URL is not valid (\(why)).")
     case .scheme(let scheme):
       return ArtworkError(
-        .badRequest, "Only http and https URLs can be fetched, not \"\(scheme)\".")
+        .badRequest, "Only http and https URLs can be fetched, not \(ClientText.quoted(scheme)).")
     case .userInfo:
       return ArtworkError(
         .badRequest, "URLs with a user name or password are refused; use a URL without them.")
@@ -64,36 +64,41 @@ enum FetchFailure: Sendable, Equatable {
         "\(host.map(verdict.describing(host:)) ?? verdict.description); the service fetches only from public addresses unless ARTWORK_PRIVATE_SOURCES lists it."
       )
     case .unresolved(let host):
-      return ArtworkError(.badGateway, "The host name \(host) does not resolve.")
+      return ArtworkError(.badGateway, "The host name \(ClientText.quoted(host)) does not resolve.")
     case .unreachable(let why):
       return ArtworkError(
         .badGateway, "The source could not be reached.", internalDetail: why)
     case .certificate(let host, let reason):
       return ArtworkError(
-        .badGateway, "The TLS certificate of \(host) is not valid.", internalDetail: reason)
+        .badGateway, "The TLS certificate of \(ClientText.quoted(host)) is not valid.",
+        internalDetail: reason)
     case .tls(let host, let reason):
       return ArtworkError(
-        .badGateway, "The TLS handshake with \(host) failed.", internalDetail: reason)
+        .badGateway, "The TLS handshake with \(ClientText.quoted(host)) failed.",
+        internalDetail: reason)
     case .timeout(let seconds):
       return ArtworkError(
         .gatewayTimeout, "The source did not send the image within \(Self.format(seconds)) s.")
     case .tooLarge(let limit):
-      return ArtworkError(.payloadTooLarge, "The source image is larger than \(limit) bytes.")
+      return ArtworkError(
+        .payloadTooLarge, "The source image is larger than \(ByteCount.text(limit)), the limit.")
     case .notImage(let type):
       return ArtworkError(
         .unsupportedMediaType,
-        "The source answered with Content-Type \(type.map { "\"\($0)\"" } ?? "(none)"), not an image/* type."
+        "The source answered with Content-Type \(type.map(ClientText.quoted) ?? "(none)"), not an image/* type."
       )
     case .encoded(let coding):
       return ArtworkError(
-        .badGateway, "The source sent a \"\(coding)\"-encoded body although none was asked for.")
+        .badGateway,
+        "The source sent a \(ClientText.quoted(coding))-encoded body although none was asked for.")
     case .status(let status):
       return ArtworkError(
         .badGateway, "The source answered HTTP \(status) \(Self.reasonPhrase(status)).")
     case .tooManyRedirects(let limit):
       return ArtworkError(.badGateway, "The source redirected more than \(limit) times.")
     case .loop(let url):
-      return ArtworkError(.badGateway, "The source redirects in a loop (back to \(url)).")
+      return ArtworkError(
+        .badGateway, "The source redirects in a loop (back to \(ClientText.quoted(url))).")
     case .headersTooLarge(let limit):
       return ArtworkError(.badGateway, "The source sent more than \(limit) bytes of headers.")
     case .badRedirect(let why):

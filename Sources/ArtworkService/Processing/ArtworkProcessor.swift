@@ -41,25 +41,29 @@ public final class ArtworkProcessor: Sendable {
     guard bytes.count <= maxSourceBytes else {
       throw ArtworkError(
         .payloadTooLarge,
-        "The image is \(bytes.count) bytes; the limit is \(maxSourceBytes) bytes.")
+        "The image is \(ByteCount.text(bytes.count)); the limit is \(ByteCount.text(maxSourceBytes))."
+      )
     }
     if let declaredType, !declaredType.hasPrefix("image/"),
       declaredType != "application/octet-stream"
     {
       throw ArtworkError(
-        .unsupportedMediaType, "The image was declared as \(declaredType); send an image/* type.")
+        .unsupportedMediaType,
+        "The image was declared as \(ClientText.quoted(declaredType)); send an image/* type.")
     }
     let format = try ImagePipeline.sniff(bytes)
     if let declaredType, declaredType.hasPrefix("image/") {
       guard let declared = ImageFormat.forMimeType(declaredType) else {
         throw ArtworkError(
           .unsupportedMediaType,
-          "\(declaredType) is not an accepted format; send JPEG, PNG, WebP, GIF, HEIC or AVIF.")
+          "\(ClientText.quoted(declaredType)) is not an accepted format; send JPEG, PNG, WebP, GIF, HEIC or AVIF."
+        )
       }
       guard declared.isCompatible(with: format) else {
         throw ArtworkError(
           .unsupportedMediaType,
-          "The image was declared as \(declaredType) but its bytes are \(format.mimeType).")
+          "The image was declared as \(ClientText.quoted(declaredType)) but its bytes are \(format.mimeType)."
+        )
       }
     }
     return format

@@ -5,7 +5,9 @@ extension ArtworkOptions {
     if let text = fields["shape"] {
       guard let shape = Shape(rawValue: text.lowercased()) else {
         throw ArtworkError(
-          .badRequest, "shape=\(text) is not a shape; use square (default), poster or circle.")
+          .badRequest,
+          "shape=\(ClientText.quoted(text)) is not a shape; use square (default), poster or circle."
+        )
       }
       self.shape = shape
     }
@@ -13,7 +15,7 @@ extension ArtworkOptions {
       guard let size = Int(text), ArtworkOptions.sizeRange.contains(size) else {
         throw ArtworkError(
           .badRequest,
-          "size=\(text) is not accepted; use a width in pixels from \(ArtworkOptions.sizeRange.lowerBound) to \(ArtworkOptions.sizeRange.upperBound) (default \(ArtworkOptions.defaultSize))."
+          "size=\(ClientText.quoted(text)) is not accepted; use a width in pixels from \(ArtworkOptions.sizeRange.lowerBound) to \(ArtworkOptions.sizeRange.upperBound) (default \(ArtworkOptions.defaultSize))."
         )
       }
       self.size = size
@@ -24,7 +26,8 @@ extension ArtworkOptions {
       case "centre", "center": crop = .centre
       default:
         throw ArtworkError(
-          .badRequest, "crop=\(text) is not a crop mode; use attention (default) or centre.")
+          .badRequest,
+          "crop=\(ClientText.quoted(text)) is not a crop mode; use attention (default) or centre.")
       }
     }
   }

@@ -71,7 +71,8 @@ struct ArtworkRequest: Sendable {
         case .int(let number): fields[key] = String(number)
         case .double(let number): fields[key] = Self.optionText(number)
         default:
-          throw ArtworkError(.badRequest, "The JSON key `\(key)` must be a string or a number.")
+          throw ArtworkError(
+            .badRequest, "The JSON key `\(ClientText.clipped(key))` must be a string or a number.")
         }
       }
       source = .url(url)
@@ -81,7 +82,8 @@ struct ArtworkRequest: Sendable {
     }
     for key in fields.keys where !optionNames.contains(key) {
       throw ArtworkError(
-        .badRequest, "Unknown option `\(key)`; the options are shape, size and crop.")
+        .badRequest,
+        "Unknown option `\(ClientText.clipped(key))`; the options are shape, size and crop.")
     }
     return ArtworkRequest(source: source, fields: fields)
   }

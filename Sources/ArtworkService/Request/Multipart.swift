@@ -99,7 +99,8 @@ public enum Multipart {
     }
     guard media.essence == "multipart/form-data" else {
       throw ArtworkError(
-        .unsupportedMediaType, "Expected multipart/form-data, got \(media.essence).")
+        .unsupportedMediaType,
+        "Expected multipart/form-data, got \(ClientText.quoted(media.essence)).")
     }
     guard let boundary = media.parameters["boundary"] else {
       throw bad("The multipart/form-data Content-Type has no boundary parameter.")

@@ -24,7 +24,7 @@ struct PartHeaders {
       guard let colon = line.firstIndex(of: ":"),
         line[..<colon].utf8.allSatisfy(HeaderSyntax.isTokenByte), colon != line.startIndex
       else {
-        throw bad("the header line \"\(line.prefix(80))\" is not \"Name: value\".")
+        throw bad("the header line \(ClientText.quoted(line)) is not \"Name: value\".")
       }
       let value = HeaderSyntax.trimmed(String(line[line.index(after: colon)...]))
       guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else {

@@ -12,19 +12,37 @@ extension ArtworkApp {
     if let declared = head.headers["Content-Length"].flatMap({ Int($0) }),
       declared > maxUploadBodyBytes
     {
-      let error = ArtworkError(
-        .payloadTooLarge,
-        "The request body is \(declared) bytes; the limit is \(maxUploadBodyBytes) bytes.")
+      let error = ArtworkError(.payloadTooLarge, uploadTooLarge(declared: declared))
       log(error, request: head)
       return error.problemResponse(requestID: head.id)
     }
+    let essence = mediaTypeEssence(head.headers["Content-Type"] ?? "")
     do {
-      try ArtworkRequest.checkContentType(mediaTypeEssence(head.headers["Content-Type"] ?? ""))
+      try ArtworkRequest.checkContentType(essence)
     } catch {
       log(error, request: head)
       return error.problemResponse(requestID: head.id)
     }
+    // Admission: an upload that would find the image queue full is refused now, before its
+    // body is read into memory. (A JSON body names a URL whose result may be cached, so it
+    // goes on.)
+    if essence != "application/json", processor.pool.isFull {
+      let error = ArtworkError(
+        .busy, "The image queue is full; retry in a second.", retryAfter: 1)
+      log(error, request: head)
+      return error.problemResponse(requestID: head.id)
+    }
     return nil
+  }
+
+  /// The 413 detail for an upload whose body is over the limit, quoting the documented image
+  /// limit rather than the body allowance (which adds room for multipart framing).
+  func uploadTooLarge(declared: Int?) -> String {
+    let limit = ByteCount.text(config.maxSourceBytes)
+    guard let declared else {
+      return "The request body is larger than an image may be: at most \(limit)."
+    }
+    return "The request body is \(ByteCount.text(declared)); an image may be at most \(limit)."
   }
 
   /// Auth and a JSON content type, for `POST /v1/check`.

@@ -7,7 +7,7 @@ extension ArtworkApp {
   func serveImage(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
     let name = request.pathParameters["name"] ?? ""
     guard let key = ArtworkKey(fileName: name) else {
-      throw ArtworkError(.notFound, "No image is stored under \(name.prefix(80)).")
+      throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
     if let cached = hotImages.bytes(key) { return imageResponse(key, cached, request) }
     if isNotModified(request, key) {
@@ -99,7 +99,8 @@ extension ArtworkApp {
       png = ThumbHash.pngData(image)
     } catch {
       throw ArtworkError(
-        .badRequest, "\(text.prefix(64)) is not a valid ThumbHash (base64 of a ThumbHash's bytes).",
+        .badRequest,
+        "\(ClientText.quoted(text)) is not a valid ThumbHash (base64 of a ThumbHash's bytes).",
         internalDetail: "\(error)")
     }
     return HTTPResponse(

@@ -23,8 +23,16 @@ public final class ArtworkServer: Sendable {
     configuration.host = config.listen.host
     configuration.port = config.listen.port
     configuration.maxConnections = config.maxConnections
-    configuration.problemResponder = { status, detail in
-      ArtworkError(ArtworkError.Kind(status: status), detail).problemResponse()
+    configuration.maxConnectionsPerAddress = config.maxConnectionsPerClient
+    configuration.headTimeout = config.headTimeout
+    configuration.idleTimeout = config.idleTimeout
+    configuration.minBodyBytesPerSecond = config.bodyMinRate
+    configuration.lingerTimeout = config.lingerTimeout
+    configuration.maxDiscardBytes = config.discardBytes
+    configuration.bodyMemoryLimit = config.bodyMemory
+    configuration.problemResponder = { problem in
+      ArtworkError(ArtworkError.Kind(status: problem.status), problem.detail)
+        .problemResponse(requestID: problem.requestID)
     }
     let metrics = app.metrics
     configuration.accessLog = { record in

@@ -1,0 +1,262 @@
+import CHTTPParser
+import Glibc
+
+extension Connection {
+  /// Queues the answer to the current request and starts writing it. A body in memory is
+  /// written from the response's own array (no copy); a stream is fetched chunk by chunk, one
+  /// chunk at a time, as the client takes them.
+  func respond(_ response: HTTPResponse, closing: Bool = false) {
+    guard var exchange else { return }
+    var response = response
+    if !(200...999).contains(response.status) {
+      response = problem(
+        ServerAnswer(status: 500, detail: "The server produced an invalid answer; it was logged."))
+    }
+    let id = exchange.id ?? RequestID.generate()
+    exchange.id = id
+    var close = closing || !exchange.keepAlive || core.draining.load(ordering: .relaxed)
+    let status = response.status
+    let bodyless = exchange.isHead || status == 204 || status == 304
+    var framing = ResponseHead.Framing.length(0)
+    var body: [UInt8] = []
+    switch response.body {
+    case .empty:
+      break
+    case .bytes(let bytes):
+      framing = .length(bytes.count)
+      if !bodyless { body = bytes }
+    case .stream(let length, let next):
+      if let length {
+        framing = .length(max(0, length))
+        if !bodyless, length > 0 {
+          exchange.stream = StreamState(next: next, remaining: length, chunked: false)
+        }
+      } else if exchange.isHTTP10 {
+        framing = .untilClose
+        close = true
+        if !bodyless { exchange.stream = StreamState(next: next, remaining: nil, chunked: false) }
+      } else {
+        framing = .chunked
+        if !bodyless { exchange.stream = StreamState(next: next, remaining: nil, chunked: true) }
+      }
+    }
+    if status == 204 || status == 304 { framing = .none }
+    let persistence: ResponseHead.Persistence =
+      close ? .close : (exchange.isHTTP10 ? .keepAlive : .unstated)
+    output.append(
+      ResponseHead.bytes(
+        status: status, headers: response.headers, framing: framing, requestID: id,
+        persistence: persistence, date: loop.dateLine()))
+    output.append(body)
+    exchange.bytesSent += body.count
+    exchange.status = status
+    exchange.keepAlive = !close
+    self.exchange = exchange
+    enter(close ? .draining : .writing)
+    if close { drainDeadline = loop.now + core.configuration.lingerTimeout }
+    flush()
+  }
+
+  /// Answers and closes: the answer goes out, meanwhile and after it input is read and dropped
+  /// (up to `maxDiscardBytes`, for `lingerTimeout`), then the sending side is shut so the client
+  /// reads the answer and the end of the stream, and the connection closes when the client
+  /// closes.
+  func answerAndClose(_ response: HTTPResponse) {
+    respond(response, closing: true)
+  }
+
+  /// Writes what is queued without blocking; when all is written, fetches the next chunk of a
+  /// stream or ends the exchange.
+  func flush() {
+    switch output.write(to: fd) {
+    case .failed:
+      close()
+      return
+    case .blocked(let progress):
+      if progress { lastProgress = loop.now }
+      return
+    case .done:
+      lastProgress = loop.now
+    }
+    if let exchange, exchange.status != nil, !exchange.answered {
+      if let stream = exchange.stream {
+        if !stream.fetching { fetchChunk() }
+        return
+      }
+      finishExchange()
+    }
+    if phase == .draining, exchange == nil, !writeShut {
+      writeShut = true
+      _ = artwork_http_shutdown_write(fd)
+    }
+  }
+
+  /// The answer is all written: log it and get ready for the next request (or the close).
+  private func finishExchange() {
+    guard var exchange else { return }
+    exchange.answered = true
+    self.exchange = nil
+    served += 1
+    release(exchange)
+    core.log(record(exchange, completed: true))
+    guard phase == .writing else { return }
+    if core.draining.load(ordering: .relaxed) {
+      enter(.draining)
+      drainDeadline = loop.now + core.configuration.lingerTimeout
+      flush()
+    } else {
+      enter(.waiting)
+    }
+  }
+
+  /// Gives back what an exchange held: its in-flight count and its body budget.
+  func release(_ exchange: Exchange) {
+    if exchange.counted { core.inFlight.subtract(1, ordering: .relaxed) }
+    core.bodyBudget.release(exchange.reserved)
+  }
+
+  /// The access-log record of an exchange.
+  func record(_ exchange: Exchange, completed: Bool) -> HTTPAccessRecord {
+    let components = (ContinuousClock.now - exchange.started).components
+    return HTTPAccessRecord(
+      requestID: exchange.id ?? "-", method: exchange.method ?? HTTPMethod(rawValue: "-"),
+      path: exchange.path
+        ?? (exchange.method == nil ? "-" : String(decoding: parser.target, as: UTF8.self)),
+      status: exchange.status ?? 0,
+      duration: Double(components.seconds) + Double(components.attoseconds) * 1e-18,
+      bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed)
+  }
+
+  /// Asks the stream for its next chunk, on the concurrency pool.
+  private func fetchChunk() {
+    guard let next = exchange?.stream?.next, let number = exchange?.number else { return }
+    exchange?.stream?.fetching = true
+    let (loop, core, fd, serial) = (loop, core, fd, serial)
+    core.live.increment()
+    Task.detached {
+      let result: Result<[UInt8]?, any Error>
+      do {
+        var chunk: [UInt8]?
+        repeat { chunk = try await next() } while chunk?.isEmpty == true
+        result = .success(chunk)
+      } catch {
+        result = .failure(error)
+      }
+      loop.post { loop in loop.connection(fd, serial: serial)?.chunkArrived(number, result) }
+      core.live.decrement()
+    }
+  }
+
+  /// A stream's chunk (or its end, or its failure) came back to the loop.
+  func chunkArrived(_ number: UInt64, _ result: Result<[UInt8]?, any Error>) {
+    guard var exchange, exchange.number == number, var stream = exchange.stream else { return }
+    stream.fetching = false
+    switch result {
+    case .failure:
+      close()
+      return
+    case .success(nil):
+      if let remaining = stream.remaining, remaining > 0 {
+        // Shorter than its declared length: the client must not take it for whole.
+        close()
+        return
+      }
+      if stream.chunked { output.append(ResponseHead.lastChunk) }
+      exchange.stream = nil
+    case .success(let chunk?):
+      if let remaining = stream.remaining {
+        guard chunk.count <= remaining else {
+          close()
+          return
+        }
+        stream.remaining = remaining - chunk.count
+      }
+      if stream.chunked {
+        output.append(ResponseHead.chunkPrefix(chunk.count))
+        output.append(chunk)
+        output.append(ResponseHead.chunkSuffix)
+      } else {
+        output.append(chunk)
+      }
+      exchange.bytesSent += chunk.count
+      exchange.stream = stream.remaining == 0 ? nil : stream
+    }
+    self.exchange = exchange
+    flush()
+    drive()
+  }
+}
+
+/// Bytes waiting to be written: whole arrays in order, the first one from `offset` on.
+struct OutputQueue {
+  enum Outcome {
+    case done
+    /// The socket is full; `progress` when some bytes went out first.
+    case blocked(progress: Bool)
+    case failed
+  }
+
+  private var segments: [[UInt8]] = []
+  private var offset = 0
+
+  var isEmpty: Bool { segments.isEmpty }
+
+  /// Queues `bytes` (kept by reference: arrays are not copied).
+  mutating func append(_ bytes: [UInt8]) {
+    if !bytes.isEmpty { segments.append(bytes) }
+  }
+
+  /// Forgets everything queued.
+  mutating func removeAll() {
+    segments.removeAll()
+    offset = 0
+  }
+
+  /// Writes as much as the socket takes, up to four arrays per system call.
+  mutating func write(to fd: Int32) -> Outcome {
+    var progress = false
+    while !segments.isEmpty {
+      let count = min(4, segments.count)
+      let sent = Self.send(segments[..<count], offset: offset, fd: fd)
+      if sent < 0 {
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+          return .blocked(progress: progress)
+        }
+        return .failed
+      }
+      progress = progress || sent > 0
+      var left = sent
+      while left > 0, let first = segments.first {
+        let available = first.count - offset
+        if left >= available {
+          left -= available
+          segments.removeFirst()
+          offset = 0
+        } else {
+          offset += left
+          left = 0
+        }
+      }
+    }
+    return .done
+  }
+
+  /// One `sendmsg` of the given arrays, the first from `offset` on.
+  private static func send(_ segments: ArraySlice<[UInt8]>, offset: Int, fd: Int32) -> Int {
+    withUnsafeTemporaryAllocation(of: iovec.self, capacity: segments.count) { vectors in
+      func gather(_ index: Int) -> Int {
+        if index == segments.count {
+          return artwork_http_sendv(fd, vectors.baseAddress, Int32(segments.count))
+        }
+        return segments[segments.startIndex + index].withUnsafeBytes { bytes in
+          let skip = index == 0 ? offset : 0
+          vectors[index] = iovec(
+            iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip),
+            iov_len: bytes.count - skip)
+          return gather(index + 1)
+        }
+      }
+      return gather(0)
+    }
+  }
+}

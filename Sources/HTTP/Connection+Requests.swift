@@ -1,0 +1,225 @@
+import Glibc
+
+extension Connection {
+  /// The first byte of a request arrived.
+  func beginExchange() {
+    exchangeNumber += 1
+    exchange = Exchange(number: exchangeNumber, started: loop.now)
+    parser.forgetHead()
+    enter(.head)
+  }
+
+  /// The head is complete: it is judged, routed, pre-flighted and its body's size checked, all
+  /// before any body byte is read, so a refusal costs no body in memory.
+  func headArrived() {
+    guard var exchange else { return }
+    let headers = Self.headers(parser.fields)
+    let id = RequestID.accept(headers["X-Request-Id"])
+    let method = parser.method
+    let version = parser.version
+    exchange.id = id
+    exchange.method = method
+    exchange.isHead = method == .head
+    exchange.isHTTP10 = version.minor == 0
+    let options = Self.connectionOptions(headers)
+    exchange.keepAlive =
+      !parser.isUpgrade
+      && (exchange.isHTTP10 ? options.contains("keep-alive") : !options.contains("close"))
+    exchange.counted = true
+    core.inFlight.add(1, ordering: .relaxed)
+    self.exchange = exchange
+    enter(.body)
+    if let breach = FramingRules.judge(
+      version: version, fields: parser.fields, contentLength: parser.contentLength)
+    {
+      refuseAndClose(breach)
+      return
+    }
+    guard let target = RequestTarget(String(decoding: parser.target, as: UTF8.self)) else {
+      reject(problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
+      return
+    }
+    self.exchange?.path = target.path
+    let head = HTTPRequestHead(
+      id: id, method: method, path: target.path, rawPath: target.rawPath, query: target.query,
+      headers: headers, remoteAddress: address)
+    switch core.router.resolve(method, target.segments) {
+    case .notFound:
+      let path = FramingRules.quoted(Array(target.path.utf8))
+      reject(problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).")))
+    case .methodNotAllowed(let allow):
+      var response = problem(
+        ServerAnswer(
+          status: 405,
+          detail: "\(method.rawValue) is not allowed here; use \(allow.joined(separator: " or ")).")
+      )
+      response.headers.set("Allow", allow.joined(separator: ", "))
+      reject(response)
+    case .route(let route, let parameters):
+      if let preflight = route.preflight, let response = preflight(head) {
+        reject(response)
+        return
+      }
+      accept(
+        route: route, parameters: parameters, head: head,
+        expects100: version.minor == 1
+          && headers["Expect"] != nil)
+    }
+  }
+
+  /// The head passed: reserve memory for the body and let it come.
+  private func accept(
+    route: Router.Route, parameters: [String: String], head: HTTPRequestHead, expects100: Bool
+  ) {
+    let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
+    let declared = parser.contentLength ?? 0
+    if declared > limit {
+      reject(
+        problem(
+          ServerAnswer(status: 413, detail: route.tooLargeDetail(declared: declared, limit: limit)))
+      )
+      return
+    }
+    guard core.bodyBudget.reserve(declared) else {
+      reject(problem(Self.bodyMemoryFull))
+      return
+    }
+    exchange?.reserved = declared
+    exchange?.route = route
+    exchange?.parameters = parameters
+    exchange?.head = head
+    exchange?.bodyStarted = loop.now
+    parser.bodyLimit = limit
+    parser.reserveBody(declared)
+    if expects100, parser.expectsBody {
+      output.append(ResponseHead.continueInterim)
+      flush()
+    }
+  }
+
+  /// A chunked body grew: hold budget for it in steps, or refuse it.
+  func bodyGrew() {
+    guard let exchange, exchange.route != nil, parser.bodyBytes > exchange.reserved else { return }
+    let step = max(256 * 1024, parser.bodyBytes - exchange.reserved)
+    if core.bodyBudget.reserve(step) {
+      self.exchange?.reserved += step
+    } else {
+      refuseAndClose(Self.bodyMemoryFull)
+    }
+  }
+
+  private static let bodyMemoryFull = ServerAnswer(
+    status: 503,
+    detail: "The server holds as many request bodies in memory as it may; retry shortly.")
+
+  /// A refusal decided from the head. With a body on its way the connection closes after the
+  /// answer (the body is read and dropped meanwhile); without one the answer is sent once the
+  /// message is complete and the connection stays open.
+  func reject(_ response: HTTPResponse) {
+    if parser.expectsBody {
+      answerAndClose(response)
+    } else {
+      exchange?.rejection = response
+    }
+  }
+
+  /// The whole request is in: answer it from memory if the route can, else run its handler.
+  func messageArrived() {
+    guard let exchange else { return }
+    if let rejection = exchange.rejection {
+      respond(rejection)
+      return
+    }
+    guard let route = exchange.route, let head = exchange.head else { return }
+    let request = HTTPRequest(
+      head: head, body: parser.takeBody(), pathParameters: exchange.parameters)
+    if let immediate = route.immediate, let response = immediate(request) {
+      respond(response)
+      return
+    }
+    enter(.handling)
+    let handler = route.handler
+    let (loop, core, fd, serial, number) = (loop, core, fd, serial, exchange.number)
+    core.live.increment()
+    Task.detached {
+      let response = await handler(request)
+      loop.post { loop in loop.connection(fd, serial: serial)?.handlerFinished(number, response) }
+      core.live.decrement()
+    }
+  }
+
+  /// A handler's answer came back to the loop.
+  func handlerFinished(_ number: UInt64, _ response: HTTPResponse) {
+    guard phase == .handling, exchange?.number == number else { return }
+    respond(response)
+    drive()
+  }
+
+  /// The body passed the route's limit while it arrived.
+  func bodyOverLimit() {
+    let limit = parser.bodyLimit
+    let detail =
+      exchange?.route?.tooLargeDetail(declared: nil, limit: limit)
+      ?? "The request body is larger than \(limit) bytes."
+    refuseAndClose(ServerAnswer(status: 413, detail: detail))
+  }
+
+  /// The head passed `maxHeaderBytes`.
+  func headTooLarge() {
+    let limit = core.configuration.maxHeaderBytes
+    refuseAndClose(
+      ServerAnswer(
+        status: 431, detail: "The request line and header fields exceed \(limit) bytes."))
+  }
+
+  /// The configured problem rendering of `answer` for the current request.
+  func problem(_ answer: ServerAnswer) -> HTTPResponse {
+    // A head refused before it was complete still carries the client's id when it came first.
+    let sent = parser.fields.first {
+      HTTPHeaders.same(String(decoding: $0.name, as: UTF8.self), "X-Request-Id")
+    }
+    let id =
+      exchange?.id ?? RequestID.accept(sent.map { String(decoding: $0.value, as: UTF8.self) })
+    exchange?.id = id
+    return core.problem(answer, requestID: id)
+  }
+
+  /// Answers a request the server refuses by itself and closes the connection after.
+  func refuseAndClose(_ answer: ServerAnswer) {
+    if exchange == nil { beginExchange() }
+    answerAndClose(problem(answer))
+  }
+
+  /// The request's header fields, with the whitespace http-parser leaves after a value removed.
+  private static func headers(_ fields: [RequestParser.Field]) -> HTTPHeaders {
+    var headers = HTTPHeaders()
+    for field in fields {
+      var value = field.value[...]
+      while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+      headers.add(
+        String(decoding: field.name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+    return headers
+  }
+
+  /// The lowercase options of the `Connection` fields.
+  private static func connectionOptions(_ headers: HTTPHeaders) -> Set<String> {
+    var options: Set<String> = []
+    for value in headers.values("Connection") {
+      for item in value.split(separator: ",") {
+        options.insert(item.trimmingWhitespace().lowercased())
+      }
+    }
+    return options
+  }
+}
+
+extension Substring {
+  /// The text without leading and trailing spaces and tabs.
+  func trimmingWhitespace() -> Substring {
+    var text = self
+    while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+    while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+    return text
+  }
+}

@@ -1,0 +1,236 @@
+import CHTTPParser
+import Glibc
+
+/// One client connection, served by the loop that accepted it: requests are parsed as bytes
+/// arrive, answered in order one at a time, and the connection is kept alive or closed.
+///
+/// Confined to its loop's thread. Work done elsewhere (handlers, stream chunks) comes back
+/// through `EventLoop.post`, carrying the connection's descriptor, `serial` and the exchange's
+/// number, so a late answer never reaches a connection or request it was not meant for.
+final class Connection {
+  /// Where the connection is between and within exchanges.
+  enum Phase {
+    /// Waiting for the first byte of a request (a new or a kept-alive connection).
+    case waiting
+    /// A request head is arriving.
+    case head
+    /// The head was accepted (or refused without a body to wait for); the body is arriving.
+    case body
+    /// The handler runs; input waits in the socket.
+    case handling
+    /// A response is being written, or its stream waits for the next chunk.
+    case writing
+    /// The last answer is written (or being written); input is read and dropped until the
+    /// client closes, so the answer is never reset away. Then the connection closes.
+    case draining
+    case closed
+  }
+
+  unowned let loop: EventLoop
+  let core: ServerCore
+  let fd: Int32
+  let serial: UInt64
+  /// The client's address as text.
+  let address: String
+  let accepted: ContinuousClock.Instant
+
+  var phase = Phase.waiting
+  /// When the current phase began.
+  var phaseStarted: ContinuousClock.Instant
+  /// The last time a byte was read or written.
+  var lastProgress: ContinuousClock.Instant
+  let parser = RequestParser()
+  /// Bytes read but not parsed yet: the start of a pipelined request.
+  var pending: [UInt8] = []
+  var output = OutputQueue()
+  /// The request being served.
+  var exchange: Exchange?
+  /// Requests answered on this connection.
+  var served = 0
+  var exchangeNumber: UInt64 = 0
+  /// Whether the sending side is shut (after the last answer).
+  var writeShut = false
+  /// Bytes read and dropped after the last answer.
+  var discarded = 0
+  /// When a draining connection closes whether or not the client has.
+  var drainDeadline: ContinuousClock.Instant?
+
+  init(loop: EventLoop, fd: Int32, serial: UInt64, address: String) {
+    self.loop = loop
+    self.core = loop.core
+    self.fd = fd
+    self.serial = serial
+    self.address = address
+    accepted = loop.now
+    phaseStarted = loop.now
+    lastProgress = loop.now
+    core.live.increment()
+  }
+
+  deinit {
+    core.live.decrement()
+  }
+
+  func enter(_ next: Phase) {
+    phase = next
+    phaseStarted = loop.now
+  }
+
+  /// Does all that can be done now: writes what is queued, then reads and handles input while
+  /// the phase wants it. Called on every readiness event and after every state change.
+  func drive() {
+    guard phase != .closed else { return }
+    if !output.isEmpty { flush() }
+    readInput()
+  }
+
+  /// Whether input is read in the current phase.
+  private var readsInput: Bool {
+    switch phase {
+    case .waiting, .head, .body, .draining: true
+    case .handling, .writing, .closed: false
+    }
+  }
+
+  /// Reads until the socket is empty or the phase stops wanting input. At most 16 reads at a
+  /// time: a connection with more waiting is driven again after the loop's other work.
+  private func readInput() {
+    if !pending.isEmpty, phase == .draining {
+      discard(pending.count)
+      pending = []
+    }
+    if !pending.isEmpty {
+      let bytes = pending
+      pending = []
+      let rest = bytes.withUnsafeBytes { handle($0) }
+      if rest > 0 { pending = Array(bytes.suffix(rest)) }
+    }
+    var reads = 0
+    while readsInput, pending.isEmpty {
+      if reads == 16 {
+        loop.schedule(self)
+        return
+      }
+      reads += 1
+      let count = artwork_http_recv(fd, loop.scratch.baseAddress, loop.scratch.count)
+      if count > 0 {
+        lastProgress = loop.now
+        let rest = handle(UnsafeRawBufferPointer(rebasing: loop.scratch[..<count]))
+        if rest > 0 {
+          pending = Array(UnsafeRawBufferPointer(rebasing: loop.scratch[(count - rest)..<count]))
+        }
+      } else if count == 0 {
+        endOfInput()
+        return
+      } else {
+        if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { close() }
+        return
+      }
+    }
+  }
+
+  /// Handles input bytes; returns how many at the end were not used (they wait in `pending`).
+  private func handle(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var offset = 0
+    while offset < bytes.count {
+      switch phase {
+      case .draining:
+        discard(bytes.count - offset)
+        return 0
+      case .waiting, .head, .body:
+        if phase == .waiting { beginExchange() }
+        let (consumed, stop) = parser.feed(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        offset += consumed
+        if phase == .body, parser.isChunked {
+          bodyGrew()
+          if phase != .body { continue }
+        }
+        switch stop {
+        case .needMore:
+          if phase == .head, parser.headBytes > core.configuration.maxHeaderBytes {
+            headTooLarge()
+          }
+        case .headComplete:
+          if parser.headBytes > core.configuration.maxHeaderBytes {
+            headTooLarge()
+          } else {
+            headArrived()
+          }
+        case .messageComplete:
+          messageArrived()
+        case .bodyOverLimit:
+          bodyOverLimit()
+        case .failed(let failure):
+          let start = Array(bytes[..<min(bytes.count, 64)])
+          let answer = FramingRules.answer(for: failure, fields: parser.fields, start: start)
+          refuseAndClose(answer)
+        }
+      case .handling, .writing:
+        return bytes.count - offset
+      case .closed:
+        return 0
+      }
+    }
+    return 0
+  }
+
+  /// The client closed its sending side.
+  private func endOfInput() {
+    switch phase {
+    case .waiting, .draining, .head, .body:
+      // A request cut short cannot be answered usefully: nobody reads the answer.
+      close()
+    case .handling, .writing, .closed:
+      break
+    }
+  }
+
+  /// Bytes read after the last answer: dropped, within the bound.
+  private func discard(_ count: Int) {
+    discarded += count
+    if discarded > core.configuration.maxDiscardBytes { close() }
+  }
+}
+
+/// The request a connection is serving, from its first byte to the end of its answer.
+struct Exchange {
+  /// Matches answers posted back from other threads to this exchange.
+  let number: UInt64
+  let started: ContinuousClock.Instant
+  var id: String?
+  var method: HTTPMethod?
+  var path: String?
+  var isHead = false
+  /// Whether the connection stays open after the answer.
+  var keepAlive = true
+  /// Whether the client speaks HTTP/1.0 (no chunked answers).
+  var isHTTP10 = false
+  /// An answer decided from a head without a body, sent once the message is complete.
+  var rejection: HTTPResponse?
+  var route: Router.Route?
+  var parameters: [String: String] = [:]
+  var head: HTTPRequestHead?
+  /// When the body began to arrive.
+  var bodyStarted: ContinuousClock.Instant?
+  /// Bytes of the body budget held.
+  var reserved = 0
+  /// Whether the exchange is counted in `ServerCore.inFlight`.
+  var counted = false
+  /// The status of the answer, once it is queued.
+  var status: Int?
+  var bytesSent = 0
+  /// A body being streamed.
+  var stream: StreamState?
+  /// Whether the answer was all written.
+  var answered = false
+}
+
+/// A streamed response body on its way out.
+struct StreamState {
+  let next: @Sendable () async throws -> [UInt8]?
+  /// Bytes still owed for a stream with a declared length.
+  var remaining: Int?
+  let chunked: Bool
+  /// Whether a chunk is being fetched.
+  var fetching = false
+}

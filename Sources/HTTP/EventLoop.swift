@@ -1,0 +1,279 @@
+import CHTTPParser
+import Glibc
+import Synchronization
+
+/// One server thread: an epoll loop that accepts connections from the shared listening socket,
+/// reads, parses and writes them without blocking, and runs work other threads post to it
+/// (handler answers, stream chunks, shutdown steps).
+///
+/// NOTE: `@unchecked Sendable` because everything but `mailbox` is confined to the loop's own
+/// thread: `post` is the only entry from other threads, and it takes the mailbox lock. The
+/// connections it serves are plain classes owned by the loop and never leave its thread.
+final class EventLoop: @unchecked Sendable {
+  /// Work for the loop thread, posted from anywhere.
+  typealias Job = @Sendable (EventLoop) -> Void
+
+  private struct Mailbox {
+    var jobs: [Job] = []
+    /// Whether the eventfd was written since the loop last emptied the mailbox.
+    var signalled = false
+    /// Set when the loop stopped: later jobs are dropped.
+    var closed = false
+  }
+
+  let core: ServerCore
+  private let epoll: Int32
+  private let wake: Int32
+  private let listener: Int32
+  private let mailbox = Mutex(Mailbox())
+  private var thread: pthread_t = 0
+
+  // MARK: Loop-confined state
+
+  /// The open connections by descriptor.
+  private var connections: [Int32: Connection] = [:]
+  /// Connections to drive again soon (they stopped reading to let others run).
+  private var ready: [Connection] = []
+  private var nextSerial: UInt64 = 0
+  private var listening = true
+  private var stopped = false
+  private var lastTick = ContinuousClock.now
+  /// The time of the current loop iteration.
+  private(set) var now = ContinuousClock.now
+  /// The buffer every read of this loop goes through.
+  let scratch: UnsafeMutableRawBufferPointer
+  private var date = HTTPDate()
+
+  private static let listenerToken = UInt64.max
+  private static let wakeToken = UInt64.max - 1
+  /// How often deadlines are checked.
+  private static let tickInterval = Duration.milliseconds(100)
+
+  /// A loop accepting from `listener`; call `start`.
+  init(core: ServerCore, listener: Int32) throws(HTTPServerError) {
+    self.core = core
+    self.listener = listener
+    epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+    wake = artwork_http_eventfd()
+    scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
+    guard epoll >= 0, wake >= 0,
+      artwork_http_epoll_add(epoll, wake, artwork_http_event_in(), Self.wakeToken) == 0,
+      artwork_http_epoll_add(
+        epoll, listener, artwork_http_event_in() | artwork_http_event_exclusive(),
+        Self.listenerToken) == 0
+    else {
+      let reason = String(cString: strerror(errno))
+      if epoll >= 0 { close(epoll) }
+      if wake >= 0 { close(wake) }
+      scratch.deallocate()
+      throw .startFailed(
+        host: core.configuration.host, port: core.configuration.port, reason: reason)
+    }
+  }
+
+  deinit {
+    scratch.deallocate()
+  }
+
+  /// Starts the loop's thread.
+  func start(name: String) {
+    let box = Unmanaged.passRetained(ThreadStart(loop: self, name: name))
+    pthread_create(
+      &thread, nil,
+      { raw in
+        let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
+        artwork_http_name_thread(start.name)
+        start.loop.run()
+        return nil
+      }, box.toOpaque())
+  }
+
+  /// Waits for the loop's thread to end (after `stop`).
+  func join() {
+    pthread_join(thread, nil)
+  }
+
+  /// Runs `job` on the loop thread soon. Returns false (dropping the job) once the loop stopped.
+  @discardableResult
+  func post(_ job: @escaping Job) -> Bool {
+    mailbox.withLock { mailbox in
+      guard !mailbox.closed else { return false }
+      mailbox.jobs.append(job)
+      if !mailbox.signalled {
+        mailbox.signalled = true
+        // NOTE: written under the lock so that it can never reach a closed (reused) descriptor.
+        artwork_http_eventfd_signal(wake)
+      }
+      return true
+    }
+  }
+
+  /// Runs `job` on the loop thread and returns once it ran (at once if the loop stopped).
+  func perform(_ job: @escaping Job) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let accepted = post { loop in
+        job(loop)
+        continuation.resume()
+      }
+      if !accepted { continuation.resume() }
+    }
+  }
+
+  // MARK: - The loop
+
+  private func run() {
+    var tokens = [UInt64](repeating: 0, count: 64)
+    var events = [UInt32](repeating: 0, count: 64)
+    while !stopped {
+      let timeout: Int32 = ready.isEmpty ? 100 : 0
+      let count = artwork_http_epoll_wait(epoll, &tokens, &events, 64, timeout)
+      now = .now
+      for index in 0..<max(0, Int(count)) {
+        switch tokens[index] {
+        case Self.listenerToken: acceptConnections()
+        case Self.wakeToken: runMailbox()
+        default: connections[Int32(truncatingIfNeeded: tokens[index])]?.drive()
+        }
+      }
+      if !ready.isEmpty {
+        let again = ready
+        ready.removeAll(keepingCapacity: true)
+        for connection in again { connection.drive() }
+      }
+      if now - lastTick >= Self.tickInterval {
+        lastTick = now
+        for connection in Array(connections.values) { connection.checkDeadlines(now: now) }
+      }
+    }
+    mailbox.withLock { $0.closed = true }
+    for connection in Array(connections.values) { connection.close() }
+    runMailbox()
+    close(epoll)
+    close(wake)
+  }
+
+  private func runMailbox() {
+    artwork_http_eventfd_clear(wake)
+    let jobs = mailbox.withLock { mailbox -> [Job] in
+      mailbox.signalled = false
+      defer { mailbox.jobs.removeAll() }
+      return mailbox.jobs
+    }
+    for job in jobs { job(self) }
+  }
+
+  /// Accepts what the backlog holds (a bounded batch, so one loop cannot starve its connections).
+  private func acceptConnections() {
+    guard listening else { return }
+    var address = [CChar](repeating: 0, count: 64)
+    for _ in 0..<64 {
+      let fd = address.withUnsafeMutableBufferPointer { buffer in
+        artwork_http_accept(listener, buffer.baseAddress, socklen_t(buffer.count))
+      }
+      guard fd >= 0 else { return }
+      let text = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      if let refusal = core.limits.admit(text) {
+        refuse(fd, address: text, refusal)
+        continue
+      }
+      nextSerial += 1
+      let connection = Connection(loop: self, fd: fd, serial: nextSerial, address: text)
+      guard
+        artwork_http_epoll_add(
+          epoll, fd,
+          artwork_http_event_in() | artwork_http_event_out() | artwork_http_event_hangup()
+            | artwork_http_event_edge(), UInt64(fd)) == 0
+      else {
+        close(fd)
+        core.limits.release(text)
+        continue
+      }
+      connections[fd] = connection
+      connection.drive()
+    }
+  }
+
+  /// Answers a connection over a limit at once and closes it: what the client already sent is
+  /// read first, so the close does not reset the answer away.
+  private func refuse(_ fd: Int32, address: String, _ refusal: ServerAnswer) {
+    _ = artwork_http_recv(fd, scratch.baseAddress, scratch.count)
+    let id = RequestID.generate()
+    let response = core.problem(refusal, requestID: id)
+    var body: [UInt8] = []
+    if case .bytes(let bytes) = response.body { body = bytes }
+    let head = ResponseHead.bytes(
+      status: response.status, headers: response.headers, framing: .length(body.count),
+      requestID: id, persistence: .close, date: date.current())
+    let bytes = head + body
+    _ = bytes.withUnsafeBytes { buffer in
+      var vector = iovec(
+        iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count)
+      return artwork_http_sendv(fd, &vector, 1)
+    }
+    _ = artwork_http_shutdown_write(fd)
+    close(fd)
+    core.log(
+      HTTPAccessRecord(
+        requestID: id, method: HTTPMethod(rawValue: "-"), path: "-", status: response.status,
+        duration: 0, bytesSent: body.count, remoteAddress: address, completed: true))
+  }
+
+  // MARK: - For connections
+
+  /// The `Date` line for responses written now.
+  func dateLine() -> [UInt8] { date.current() }
+
+  /// Drives `connection` again on the next iteration.
+  func schedule(_ connection: Connection) {
+    ready.append(connection)
+  }
+
+  /// The connection on `fd` if it is still the one numbered `serial`.
+  func connection(_ fd: Int32, serial: UInt64) -> Connection? {
+    guard let connection = connections[fd], connection.serial == serial else { return nil }
+    return connection
+  }
+
+  /// Forgets a closed connection.
+  func remove(_ connection: Connection) {
+    if connections[connection.fd] === connection { connections[connection.fd] = nil }
+  }
+
+  // MARK: - Shutdown steps (run on the loop thread)
+
+  /// Stops accepting; the listening socket is closed by the server once every loop did this.
+  func stopListening() {
+    guard listening else { return }
+    listening = false
+    _ = artwork_http_epoll_remove(epoll, listener)
+  }
+
+  /// Closes connections that wait for a request; the others close after their answer.
+  func closeIdle() {
+    for connection in Array(connections.values) { connection.closeIfIdle() }
+  }
+
+  /// Answers 503 to requests still waiting for their handler and closes everything else.
+  func abortAll() {
+    for connection in Array(connections.values) { connection.abort() }
+  }
+
+  /// Connections open on this loop.
+  var openConnections: Int { connections.count }
+
+  /// Ends the loop after this iteration, closing every connection.
+  func stop() {
+    stopped = true
+  }
+}
+
+/// What a loop thread starts with.
+private final class ThreadStart {
+  let loop: EventLoop
+  let name: String
+
+  init(loop: EventLoop, name: String) {
+    self.loop = loop
+    self.name = name
+  }
+}

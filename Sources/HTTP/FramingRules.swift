@@ -1,0 +1,200 @@
+import CHTTPParser
+
+/// Why the parser gave up on a request.
+enum ParseFailure: Equatable {
+  /// http-parser refused the bytes; `inBody` when it was reading the body.
+  case parser(http_errno, inBody: Bool)
+  /// A CR not followed by LF, or chunk data not followed by CRLF.
+  case lineEnding
+  /// A header value continued on a folded line (obs-fold).
+  case foldedLine
+}
+
+/// An answer the server gives by itself, before (or instead of) a handler: a status and the
+/// sentence the problem's `detail` carries.
+struct ServerAnswer: Equatable {
+  var status: Int
+  var detail: String
+}
+
+/// RFC 9112's rules for the head of a request, applied to what http-parser framed, and the
+/// answer for each breach. Every breach closes the connection: after it nothing that follows
+/// can be trusted to be a request.
+enum FramingRules {
+  /// The breach in a head that http-parser accepted, or nil when the head is well-formed.
+  static func judge(
+    version: (major: Int, minor: Int), fields: [RequestParser.Field], contentLength: Int?
+  ) -> ServerAnswer? {
+    guard version.major == 1, version.minor == 0 || version.minor == 1 else {
+      return ServerAnswer(
+        status: 505,
+        detail: "HTTP/\(version.major).\(version.minor) is not supported; send HTTP/1.1.")
+    }
+    var hosts = 0
+    var codings: [[UInt8]] = []
+    var expectations: [[UInt8]] = []
+    for field in fields {
+      guard !field.name.isEmpty, field.name.allSatisfy(isTokenByte) else {
+        return ServerAnswer(
+          status: 400,
+          detail:
+            "The header field name \(quoted(field.name)) is not a token; whitespace before "
+            + "the colon is not allowed.")
+      }
+      guard field.value.allSatisfy(isValueByte) else {
+        return ServerAnswer(
+          status: 400,
+          detail: "The value of the header field \(quoted(field.name)) holds a control character.")
+      }
+      if same(field.name, "host") { hosts += 1 }
+      if same(field.name, "transfer-encoding") { codings += listItems(field.value) }
+      if same(field.name, "expect") { expectations += listItems(field.value) }
+    }
+    let isHTTP11 = version.minor == 1
+    if isHTTP11 ? hosts != 1 : hosts > 1 {
+      return ServerAnswer(
+        status: 400,
+        detail: hosts == 0
+          ? "An HTTP/1.1 request needs a Host header field."
+          : "A request must have one Host header field, not \(hosts).")
+    }
+    if fields.contains(where: { same($0.name, "transfer-encoding") }) {
+      if !isHTTP11 {
+        return ServerAnswer(
+          status: 400, detail: "Transfer-Encoding is not allowed in an HTTP/1.0 request.")
+      }
+      if contentLength != nil {
+        return bothLengthAndCoding
+      }
+      guard codings.count == 1, same(codings[0], "chunked") else {
+        return ServerAnswer(
+          status: 501,
+          detail:
+            "The only transfer coding supported is chunked, applied once; this request has "
+            + "Transfer-Encoding \(quoted(Array(codings.joined(separator: Array(", ".utf8)))))."
+        )
+      }
+    }
+    if !expectations.isEmpty, !(expectations.count == 1 && same(expectations[0], "100-continue")) {
+      return ServerAnswer(
+        status: 417, detail: "The only expectation supported is Expect: 100-continue.")
+    }
+    return nil
+  }
+
+  /// The answer to a request the parser refused. `fields` are those read before it stopped;
+  /// `start` is the beginning of the request as read (to tell an unknown method from bytes that
+  /// are not HTTP at all).
+  static func answer(
+    for failure: ParseFailure, fields: [RequestParser.Field], start: [UInt8]
+  ) -> ServerAnswer {
+    switch failure {
+    case .lineEnding:
+      return ServerAnswer(
+        status: 400,
+        detail:
+          "Every line of the request must end with CRLF, and chunk data must be followed by CRLF.")
+    case .foldedLine:
+      return ServerAnswer(
+        status: 400, detail: "A header value must not continue on a folded line (obs-fold).")
+    case .parser(let error, let inBody):
+      return answer(for: error, inBody: inBody, fields: fields, start: start)
+    }
+  }
+
+  private static func answer(
+    for error: http_errno, inBody: Bool, fields: [RequestParser.Field], start: [UInt8]
+  ) -> ServerAnswer {
+    switch error {
+    case HPE_INVALID_METHOD:
+      let method = start.prefix { $0 != UInt8(ascii: " ") }
+      if !method.isEmpty, method.count < start.count, method.allSatisfy(isTokenByte) {
+        return ServerAnswer(
+          status: 501, detail: "The method \(quoted(Array(method))) is not implemented.")
+      }
+      return ServerAnswer(status: 400, detail: "This is not an HTTP/1.1 request.")
+    case HPE_INVALID_VERSION, HPE_INVALID_CONSTANT:
+      return ServerAnswer(
+        status: 400,
+        detail: "The request line is malformed; send METHOD, a space, the path, a space, HTTP/1.1.")
+    case HPE_INVALID_URL:
+      return ServerAnswer(status: 400, detail: "The request target is malformed.")
+    case HPE_HEADER_OVERFLOW:
+      return ServerAnswer(status: 431, detail: "The request head is too large.")
+    case HPE_INVALID_HEADER_TOKEN:
+      return ServerAnswer(
+        status: 400,
+        detail: "A header line is malformed: it has no colon, or holds a character not allowed.")
+    case HPE_LF_EXPECTED, HPE_STRICT:
+      return answer(for: .lineEnding, fields: fields, start: start)
+    case HPE_INVALID_CONTENT_LENGTH:
+      if inBody {
+        return ServerAnswer(status: 400, detail: "A chunk size is too large.")
+      }
+      return ServerAnswer(
+        status: 400, detail: "Content-Length must be a single run of decimal digits.")
+    case HPE_UNEXPECTED_CONTENT_LENGTH:
+      if fields.contains(where: { same($0.name, "transfer-encoding") }) {
+        return bothLengthAndCoding
+      }
+      return ServerAnswer(
+        status: 400, detail: "A request must have at most one Content-Length header field.")
+    case HPE_INVALID_CHUNK_SIZE:
+      return ServerAnswer(status: 400, detail: "A chunk size is not a hexadecimal number.")
+    case HPE_INVALID_TRANSFER_ENCODING:
+      return ServerAnswer(
+        status: 501, detail: "The only transfer coding supported is chunked, applied once.")
+    default:
+      return ServerAnswer(status: 400, detail: "The request is not well-formed HTTP/1.1.")
+    }
+  }
+
+  private static let bothLengthAndCoding = ServerAnswer(
+    status: 400,
+    detail: "A request must not carry both Content-Length and Transfer-Encoding.")
+
+  /// RFC 9110 `tchar`.
+  static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return true
+    default:
+      return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+  }
+
+  /// A byte allowed in a field value: visible characters, space, tab and obs-text.
+  private static func isValueByte(_ byte: UInt8) -> Bool {
+    byte == 9 || (byte >= 32 && byte != 127)
+  }
+
+  /// The comma-separated items of a list field, without surrounding whitespace.
+  private static func listItems(_ value: [UInt8]) -> [[UInt8]] {
+    value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { item in
+      Array(item.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }.reversed())
+    }
+  }
+
+  /// ASCII case-insensitive comparison with a lowercase literal.
+  private static func same(_ bytes: [UInt8], _ lowercase: String) -> Bool {
+    bytes.count == lowercase.utf8.count
+      && zip(bytes, lowercase.utf8).allSatisfy { ($0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0) == $1 }
+  }
+
+  /// A client's bytes, safe to quote in a detail: at most 40 characters, anything outside
+  /// printable ASCII escaped.
+  static func quoted(_ bytes: [UInt8]) -> String {
+    var text = "\""
+    for byte in bytes.prefix(40) {
+      if byte >= 32, byte < 127, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+        text.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        let hex = String(byte, radix: 16, uppercase: true)
+        text += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    if bytes.count > 40 { text += "..." }
+    return text + "\""
+  }
+}

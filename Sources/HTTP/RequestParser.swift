@@ -1,0 +1,330 @@
+import CHTTPParser
+
+/// One connection's request parser: http-parser fed the bytes as they are read, the head
+/// collected for `FramingRules`, the body collected within a limit.
+///
+/// http-parser frames the messages (Content-Length, chunked coding, pipelining) and refuses most
+/// malformed input itself. Debian builds it without its strict checks, so three rules are added
+/// here, each checked on bytes the parser has already framed: outside body data a CR is always
+/// followed by LF, chunk data is always followed by CRLF, and a header value never continues on
+/// a folded line. The parser stops (pauses) when the head is complete and when the message is,
+/// so the connection decides before any body byte is read and never reads into the next request.
+final class RequestParser {
+  /// Why `feed` returned.
+  enum Stop: Equatable {
+    /// Every byte was consumed; the message is not complete yet.
+    case needMore
+    /// The head is complete: judge it, then `feed` the rest (the body) if it is accepted.
+    case headComplete
+    /// The message is complete; bytes after `consumed` belong to the next request.
+    case messageComplete
+    /// The body grew past `bodyLimit`.
+    case bodyOverLimit
+    /// The bytes are not a well-framed HTTP/1.x request.
+    case failed(ParseFailure)
+  }
+
+  /// One header field as sent (value without surrounding whitespace).
+  struct Field {
+    var name: [UInt8]
+    var value: [UInt8]
+  }
+
+  /// Where the parser is in the current message.
+  private enum Place {
+    case betweenMessages
+    case head
+    case body
+  }
+
+  /// The request-target as sent.
+  private(set) var target: [UInt8] = []
+  /// The header fields in order, duplicates kept.
+  private(set) var fields: [Field] = []
+  /// Bytes of the current head read so far.
+  private(set) var headBytes = 0
+  /// Body bytes of the current message received so far (collected or not).
+  private(set) var bodyBytes = 0
+  /// The largest body collected; more is `.bodyOverLimit`.
+  var bodyLimit = Int.max
+  /// The body collected so far.
+  private(set) var body: [UInt8] = []
+
+  private let raw: UnsafeMutablePointer<http_parser>
+  private var place = Place.betweenMessages
+  private var stop = Stop.needMore
+  /// Whether the last head callback was a field name (so a value follows) or a value.
+  private var lastWasValue = false
+  /// Where the last value piece ended, counted from the first byte ever fed.
+  private var lastValueEnd = -1
+  /// Bytes fed before the current buffer.
+  private var fedBefore = 0
+  /// The buffer being fed, for the positions of callback data.
+  private var base: UnsafeRawPointer?
+  /// Body data in the current buffer, as offsets into it, for the line-ending check.
+  private var bodySpans: [(start: Int, end: Int)] = []
+  private var lineEndings = LineEndingCheck()
+
+  init() {
+    raw = .allocate(capacity: 1)
+    http_parser_init(raw, HTTP_REQUEST)
+    raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+  }
+
+  deinit {
+    raw.deallocate()
+  }
+
+  /// The HTTP version of the request line.
+  var version: (major: Int, minor: Int) {
+    (Int(raw.pointee.http_major), Int(raw.pointee.http_minor))
+  }
+
+  /// The method token, as http-parser knows it.
+  var method: HTTPMethod {
+    Self.methods[Int(artwork_http_method(raw))] ?? HTTPMethod(rawValue: "-")
+  }
+
+  /// Whether the body is chunked.
+  var isChunked: Bool { artwork_http_chunked(raw) != 0 }
+
+  /// The declared Content-Length, when there is one.
+  var contentLength: Int? {
+    guard artwork_http_has_length(raw) != 0 else { return nil }
+    return Int(exactly: raw.pointee.content_length)
+  }
+
+  /// Whether the request asks to switch protocols (Upgrade or CONNECT): nothing after it is
+  /// HTTP/1.1 any more, so its connection closes after the answer.
+  var isUpgrade: Bool { artwork_http_upgrade(raw) != 0 }
+
+  /// Whether a body follows the head.
+  var expectsBody: Bool { isChunked || (contentLength ?? 0) > 0 }
+
+  /// Forgets the last request's head, before the next request's first byte is fed (the parser
+  /// reports the start of a message only once its method looks valid).
+  func forgetHead() {
+    target.removeAll(keepingCapacity: true)
+    fields.removeAll(keepingCapacity: true)
+  }
+
+  /// Hands over the collected body and forgets it.
+  func takeBody() -> [UInt8] {
+    defer { body = [] }
+    return body
+  }
+
+  /// Reserves room for a body of `count` bytes.
+  func reserveBody(_ count: Int) {
+    body.reserveCapacity(count)
+  }
+
+  /// Parses as much of `bytes` as the current message allows. Bytes after `consumed` were not
+  /// looked at: feed them again after a `.headComplete` or `.messageComplete` stop.
+  func feed(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, stop: Stop) {
+    guard !bytes.isEmpty, let start = bytes.baseAddress else { return (0, .needMore) }
+    if artwork_http_errno(raw) == HPE_PAUSED { http_parser_pause(raw, 0) }
+    let countsHead = place != .body
+    base = start
+    bodySpans.removeAll(keepingCapacity: true)
+    stop = .needMore
+    let consumed = http_parser_execute(
+      raw, Self.settings, start.assumingMemoryBound(to: CChar.self), bytes.count)
+    base = nil
+    defer { fedBefore += consumed }
+    if countsHead { headBytes += consumed }
+    let error = artwork_http_errno(raw)
+    if error != HPE_OK && error != HPE_PAUSED {
+      return (consumed, .failed(.parser(error, inBody: place == .body)))
+    }
+    if case .failed = stop { return (consumed, stop) }
+    if !checkLineEndings(UnsafeRawBufferPointer(rebasing: bytes[..<consumed])) {
+      return (consumed, .failed(.lineEnding))
+    }
+    return (consumed, stop)
+  }
+
+  /// Applies the CR and chunk-terminator rules to the bytes outside body data.
+  private func checkLineEndings(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let chunked = isChunked
+    var offset = 0
+    for span in bodySpans {
+      for index in offset..<max(offset, span.start) where !lineEndings.accept(bytes[index]) {
+        return false
+      }
+      offset = max(offset, span.end)
+      if chunked { lineEndings.expectDataTerminator() }
+    }
+    for index in offset..<bytes.count where !lineEndings.accept(bytes[index]) {
+      return false
+    }
+    return true
+  }
+
+  /// The absolute position of callback data.
+  private func position(_ at: UnsafePointer<CChar>?) -> Int {
+    guard let at, let base else { return fedBefore }
+    return fedBefore + (UnsafeRawPointer(at) - base)
+  }
+
+  private func pause(_ reason: Stop) {
+    stop = reason
+    http_parser_pause(raw, 1)
+  }
+
+  // MARK: - Callbacks
+
+  fileprivate func messageBegan() {
+    place = .head
+    target.removeAll(keepingCapacity: true)
+    fields.removeAll(keepingCapacity: true)
+    headBytes = 0
+    bodyBytes = 0
+    body = []
+    lastWasValue = false
+    lastValueEnd = -1
+  }
+
+  fileprivate func targetPiece(_ at: UnsafePointer<CChar>?, _ length: Int) {
+    append(at, length, to: &target)
+  }
+
+  fileprivate func fieldPiece(_ at: UnsafePointer<CChar>?, _ length: Int) {
+    // Trailer fields are framed and bounded by the parser, and ignored.
+    guard place == .head else { return }
+    if lastWasValue || fields.isEmpty {
+      fields.append(Field(name: [], value: []))
+      lastWasValue = false
+      lastValueEnd = -1
+    }
+    append(at, length, to: &fields[fields.count - 1].name)
+  }
+
+  fileprivate func valuePiece(_ at: UnsafePointer<CChar>?, _ length: Int) {
+    guard place == .head, !fields.isEmpty else { return }
+    let start = position(at)
+    // A value arrives in several pieces only when the input was split between reads; a piece
+    // that does not start where the last one ended follows a line break: an obsolete fold.
+    if lastWasValue, start != lastValueEnd {
+      pause(.failed(.foldedLine))
+      return
+    }
+    lastWasValue = true
+    lastValueEnd = start + length
+    append(at, length, to: &fields[fields.count - 1].value)
+  }
+
+  fileprivate func headComplete() {
+    place = .body
+    pause(.headComplete)
+  }
+
+  fileprivate func bodyPiece(_ at: UnsafePointer<CChar>?, _ length: Int) {
+    if let at, let base {
+      let start = UnsafeRawPointer(at) - base
+      bodySpans.append((start, start + length))
+    }
+    bodyBytes += length
+    guard bodyBytes <= bodyLimit else {
+      pause(.bodyOverLimit)
+      return
+    }
+    append(at, length, to: &body)
+  }
+
+  fileprivate func messageComplete() {
+    place = .betweenMessages
+    pause(.messageComplete)
+  }
+
+  private func append(_ at: UnsafePointer<CChar>?, _ length: Int, to bytes: inout [UInt8]) {
+    guard let at, length > 0 else { return }
+    bytes.append(contentsOf: UnsafeRawBufferPointer(start: at, count: length))
+  }
+
+  // MARK: - Settings
+
+  private static func parser(_ raw: UnsafeMutablePointer<http_parser>?) -> RequestParser {
+    Unmanaged<RequestParser>.fromOpaque(raw!.pointee.data).takeUnretainedValue()
+  }
+
+  /// The callbacks, shared by every parser.
+  nonisolated(unsafe) private static let settings: UnsafeMutablePointer<http_parser_settings> = {
+    let settings = UnsafeMutablePointer<http_parser_settings>.allocate(capacity: 1)
+    settings.initialize(to: http_parser_settings())
+    settings.pointee.on_message_begin = { raw in
+      parser(raw).messageBegan()
+      return 0
+    }
+    settings.pointee.on_url = { raw, at, length in
+      parser(raw).targetPiece(at, length)
+      return 0
+    }
+    settings.pointee.on_header_field = { raw, at, length in
+      parser(raw).fieldPiece(at, length)
+      return 0
+    }
+    settings.pointee.on_header_value = { raw, at, length in
+      parser(raw).valuePiece(at, length)
+      return 0
+    }
+    settings.pointee.on_headers_complete = { raw in
+      parser(raw).headComplete()
+      return 0
+    }
+    settings.pointee.on_body = { raw, at, length in
+      parser(raw).bodyPiece(at, length)
+      return 0
+    }
+    settings.pointee.on_message_complete = { raw in
+      parser(raw).messageComplete()
+      return 0
+    }
+    return settings
+  }()
+
+  /// http-parser's method names by number.
+  private static let methods: [Int: HTTPMethod] = {
+    var methods: [Int: HTTPMethod] = [:]
+    for number in 0..<64 {
+      guard let name = http_method_str(http_method(rawValue: UInt32(number))) else { continue }
+      let text = String(cString: name)
+      if text != "<unknown>" { methods[number] = HTTPMethod(rawValue: text) }
+    }
+    return methods
+  }()
+}
+
+/// The line-ending rules http-parser's lenient build does not apply: a CR is followed by LF, and
+/// chunk data by exactly CRLF. Fed only bytes outside body data, in order, across reads.
+struct LineEndingCheck {
+  private var afterCR = false
+  /// 2: the next byte must be the CR after chunk data; 1: the LF after it.
+  private var terminator = 0
+
+  /// Chunk data just ended: CRLF must come next.
+  mutating func expectDataTerminator() {
+    terminator = 2
+  }
+
+  /// Whether `byte` may come next.
+  mutating func accept(_ byte: UInt8) -> Bool {
+    let cr: UInt8 = 13
+    let lf: UInt8 = 10
+    switch terminator {
+    case 2:
+      terminator = 1
+      return byte == cr
+    case 1:
+      terminator = 0
+      return byte == lf
+    default:
+      if afterCR {
+        afterCR = false
+        return byte == lf
+      }
+      afterCR = byte == cr
+      return true
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/// The bytes of a response's status line and header section.
+enum ResponseHead {
+  /// How the body that follows is delimited.
+  enum Framing {
+    /// `Content-Length` bytes follow (for HEAD: would follow).
+    case length(Int)
+    /// Chunked transfer coding.
+    case chunked
+    /// Delimited by the end of the connection (a stream of unknown length to HTTP/1.0).
+    case untilClose
+    /// No body and no length field (1xx, 204).
+    case none
+  }
+
+  /// What the `Connection` field says.
+  enum Persistence {
+    case close
+    /// Sent only to an HTTP/1.0 client that asked for keep-alive.
+    case keepAlive
+    /// Nothing: HTTP/1.1's default, persistence.
+    case unstated
+  }
+
+  /// Serialises a head. Header fields the server owns (framing, `Connection`, `Date`,
+  /// `X-Request-Id`) or that would break the header block are dropped from `headers`.
+  static func bytes(
+    status: Int, headers: HTTPHeaders, framing: Framing, requestID: String,
+    persistence: Persistence, date: [UInt8]
+  ) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
+    out.append(contentsOf: "HTTP/1.1 ".utf8)
+    appendDecimal(status, to: &out)
+    out.append(32)
+    out.append(contentsOf: HTTPStatus.reason(status).utf8)
+    out.append(contentsOf: crlf)
+    out.append(contentsOf: date)
+    for (name, value) in headers where mayForward(name, value) {
+      out.append(contentsOf: name.utf8)
+      out.append(contentsOf: ": ".utf8)
+      out.append(contentsOf: value.utf8)
+      out.append(contentsOf: crlf)
+    }
+    switch framing {
+    case .length(let count):
+      out.append(contentsOf: "Content-Length: ".utf8)
+      appendDecimal(count, to: &out)
+      out.append(contentsOf: crlf)
+    case .chunked:
+      out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+    case .untilClose, .none:
+      break
+    }
+    out.append(contentsOf: "X-Request-Id: ".utf8)
+    out.append(contentsOf: requestID.utf8)
+    out.append(contentsOf: crlf)
+    switch persistence {
+    case .close: out.append(contentsOf: "Connection: close\r\n".utf8)
+    case .keepAlive: out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+    case .unstated: break
+    }
+    out.append(contentsOf: crlf)
+    return out
+  }
+
+  /// `100 Continue`, sent before reading a body the client waits to send.
+  static let continueInterim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+  private static let crlf: [UInt8] = [13, 10]
+
+  /// Fields the server writes itself.
+  private static let owned = [
+    "Content-Length", "Transfer-Encoding", "Connection", "Date", "X-Request-Id", "Keep-Alive",
+  ]
+
+  /// Whether a handler's header field may be sent: the server owns the framing fields, and CR,
+  /// LF or NUL would split the header block.
+  static func mayForward(_ name: String, _ value: String) -> Bool {
+    guard !name.isEmpty, name.utf8.allSatisfy(FramingRules.isTokenByte) else { return false }
+    if owned.contains(where: { HTTPHeaders.same($0, name) }) { return false }
+    return !value.utf8.contains { $0 == 0 || $0 == 10 || $0 == 13 }
+  }
+
+  /// The chunk-size line for a chunk of `count` bytes.
+  static func chunkPrefix(_ count: Int) -> [UInt8] {
+    Array(String(count, radix: 16).utf8) + crlf
+  }
+
+  static let chunkSuffix: [UInt8] = [13, 10]
+  static let lastChunk = Array("0\r\n\r\n".utf8)
+
+  private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    if value < 10 {
+      out.append(UInt8(ascii: "0") + UInt8(max(0, value)))
+      return
+    }
+    out.append(contentsOf: String(value).utf8)
+  }
+}
