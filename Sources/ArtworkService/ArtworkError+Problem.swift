@@ -13,6 +13,7 @@ extension ArtworkError.Kind {
     case .methodNotAllowed: 405
     case .payloadTooLarge: 413
     case .headersTooLarge: 431
+    case .targetTooLong: 414
     case .requestTimeout: 408
     case .expectationFailed: 417
     case .tooManyConnections: 429
@@ -37,6 +38,7 @@ extension ArtworkError.Kind {
     case .methodNotAllowed: "Method not allowed"
     case .payloadTooLarge: "Payload too large"
     case .headersTooLarge: "Request headers too large"
+    case .targetTooLong: "Request target too long"
     case .requestTimeout: "Request timeout"
     case .expectationFailed: "Expectation failed"
     case .tooManyConnections: "Too many connections"
@@ -63,6 +65,7 @@ extension ArtworkError.Kind {
     case 415: self = .unsupportedMediaType
     case 422: self = .unprocessableImage
     case 431: self = .headersTooLarge
+    case 414: self = .targetTooLong
     case 408: self = .requestTimeout
     case 417: self = .expectationFailed
     case 429: self = .tooManyConnections

@@ -13,6 +13,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case methodNotAllowed = "method-not-allowed"
     case payloadTooLarge = "payload-too-large"
     case headersTooLarge = "headers-too-large"
+    case targetTooLong = "uri-too-long"
     case requestTimeout = "request-timeout"
     case expectationFailed = "expectation-failed"
     case tooManyConnections = "too-many-connections"

@@ -164,6 +164,18 @@ extension Connection {
     refuseAndClose(ServerAnswer(status: 413, detail: detail))
   }
 
+  /// The longest request-target read: 8 KiB, or the whole head limit when that is smaller.
+  static func targetLimit(_ configuration: HTTPServerConfiguration) -> Int {
+    min(8 * 1024, configuration.maxHeaderBytes)
+  }
+
+  /// The request-target passed its limit.
+  func targetTooLong() {
+    let limit = Self.targetLimit(core.configuration)
+    refuseAndClose(
+      ServerAnswer(status: 414, detail: "The request target is longer than \(limit) bytes."))
+  }
+
   /// The head passed `maxHeaderBytes`.
   func headTooLarge() {
     let limit = core.configuration.maxHeaderBytes

@@ -145,6 +145,10 @@ final class Connection {
           bodyGrew()
           if phase != .body { continue }
         }
+        if phase == .head, parser.target.count > Self.targetLimit(core.configuration) {
+          targetTooLong()
+          continue
+        }
         switch stop {
         case .needMore:
           if phase == .head, parser.headBytes > core.configuration.maxHeaderBytes {

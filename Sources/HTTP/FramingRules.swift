@@ -8,6 +8,8 @@ enum ParseFailure: Equatable {
   case lineEnding
   /// A header value continued on a folded line (obs-fold).
   case foldedLine
+  /// The request line does not end in ` HTTP/x.y`.
+  case requestLine
 }
 
 /// An answer the server gives by itself, before (or instead of) a handler: a status and the
@@ -46,7 +48,14 @@ enum FramingRules {
           status: 400,
           detail: "The value of the header field \(quoted(field.name)) holds a control character.")
       }
-      if same(field.name, "host") { hosts += 1 }
+      if same(field.name, "host") {
+        hosts += 1
+        guard field.value.allSatisfy(isHostByte) else {
+          return ServerAnswer(
+            status: 400,
+            detail: "The Host header field \(quoted(field.value)) is not a host[:port].")
+        }
+      }
       if same(field.name, "transfer-encoding") { codings += listItems(field.value) }
       if same(field.name, "expect") { expectations += listItems(field.value) }
     }
@@ -97,6 +106,8 @@ enum FramingRules {
     case .foldedLine:
       return ServerAnswer(
         status: 400, detail: "A header value must not continue on a folded line (obs-fold).")
+    case .requestLine:
+      return answer(for: HPE_INVALID_CONSTANT, inBody: false, fields: fields, start: start)
     case .parser(let error, let inBody):
       return answer(for: error, inBody: inBody, fields: fields, start: start)
     }
@@ -161,6 +172,18 @@ enum FramingRules {
       return true
     default:
       return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+  }
+
+  /// A byte of RFC 3986 `host [ ":" port ]`: unreserved, sub-delims, `%`, `:` and the brackets
+  /// of an IP literal.
+  private static func isHostByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return true
+    default:
+      return "-._~!$&'()*+,;=:%[]".utf8.contains(byte)
     }
   }
 

@@ -24,6 +24,7 @@ public enum HTTPStatus {
     case 411: "Length Required"
     case 412: "Precondition Failed"
     case 413: "Content Too Large"
+    case 414: "URI Too Long"
     case 415: "Unsupported Media Type"
     case 416: "Range Not Satisfiable"
     case 417: "Expectation Failed"

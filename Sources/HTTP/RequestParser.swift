@@ -61,6 +61,11 @@ final class RequestParser {
   private var fedBefore = 0
   /// The buffer being fed, for the positions of callback data.
   private var base: UnsafeRawPointer?
+  /// Where the request-target ended, counted from the first byte ever fed.
+  private var targetEnd = -1
+  /// The bytes after the target up to the end of the request line (` HTTP/1.1` and the CR).
+  private var versionText: [UInt8] = []
+  private var versionChecked = false
   /// Body data in the current buffer, as offsets into it, for the line-ending check.
   private var bodySpans: [(start: Int, end: Int)] = []
   private var lineEndings = LineEndingCheck()
@@ -138,10 +143,33 @@ final class RequestParser {
       return (consumed, .failed(.parser(error, inBody: place == .body)))
     }
     if case .failed = stop { return (consumed, stop) }
-    if !checkLineEndings(UnsafeRawBufferPointer(rebasing: bytes[..<consumed])) {
-      return (consumed, .failed(.lineEnding))
-    }
+    let parsed = UnsafeRawBufferPointer(rebasing: bytes[..<consumed])
+    if !checkVersion(parsed) { return (consumed, .failed(.requestLine)) }
+    if !checkLineEndings(parsed) { return (consumed, .failed(.lineEnding)) }
     return (consumed, stop)
+  }
+
+  /// The lenient build takes any letters for the `TTP` of `HTTP/`: the request line must end
+  /// in exactly one space, `HTTP/`, a digit, a dot and a digit.
+  private func checkVersion(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard !versionChecked, targetEnd >= 0 else { return true }
+    var index = max(0, targetEnd - fedBefore)
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if byte == 10 {
+        versionChecked = true
+        if versionText.last == 13 { versionText.removeLast() }
+        let text = versionText
+        // No version at all is HTTP/0.9 to the parser, which `FramingRules` answers 505.
+        return text.isEmpty
+          || text.count == 9 && text.starts(with: " HTTP/".utf8)
+            && (48...57).contains(text[6]) && text[7] == UInt8(ascii: ".")
+            && (48...57).contains(text[8])
+      }
+      if versionText.count < 16 { versionText.append(byte) }
+    }
+    return true
   }
 
   /// Applies the CR and chunk-terminator rules to the bytes outside body data.
@@ -183,10 +211,14 @@ final class RequestParser {
     body = []
     lastWasValue = false
     lastValueEnd = -1
+    targetEnd = -1
+    versionText.removeAll(keepingCapacity: true)
+    versionChecked = false
   }
 
   fileprivate func targetPiece(_ at: UnsafePointer<CChar>?, _ length: Int) {
     append(at, length, to: &target)
+    targetEnd = position(at) + length
   }
 
   fileprivate func fieldPiece(_ at: UnsafePointer<CChar>?, _ length: Int) {

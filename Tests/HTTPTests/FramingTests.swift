@@ -175,6 +175,19 @@ import Testing
     Breach(name: "HTTP/3.0", request: "GET / HTTP/3.0\r\nHost: x\r\n\r\n", status: 505),
     Breach(name: "HTTP/0.9 request line", request: "GET /\r\n\r\n", status: 505),
     Breach(name: "malformed version", request: "GET / HTTP/x.y\r\nHost: x\r\n\r\n", status: 400),
+    Breach(name: "misspelt protocol", request: "GET / HXXP/1.1\r\nHost: x\r\n\r\n", status: 400),
+    Breach(
+      name: "two spaces before the version", request: "GET /  HTTP/1.1\r\nHost: x\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a Host that is not a host", request: "GET / HTTP/1.1\r\nHost: a b/c\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a folded first field", request: "GET / HTTP/1.1\r\n Host: x\r\n\r\n", status: 400),
+    Breach(
+      name: "a request target over 8 KiB",
+      request: "GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n",
+      status: 414),
     Breach(name: "unknown method", request: "BREW / HTTP/1.1\r\nHost: x\r\n\r\n", status: 501),
     Breach(name: "not HTTP at all", request: "\u{16}\u{3}\u{1}\u{2}\u{0}\u{1}", status: 400),
     Breach(

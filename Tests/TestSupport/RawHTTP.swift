@@ -35,7 +35,8 @@ public struct RawHTTPExchange: Sendable {
   public var statuses: [Int] { responses.map(\.status) }
 
   /// Connects to `port` on 127.0.0.1 (from `source`), writes `pieces` one after another with
-  /// `pause` between them, and reads until the server closes or sends nothing for `quiet`.
+  /// `pause` between them (stopping early if an answer comes), and reads until the server
+  /// closes or sends nothing for `quiet`.
   public static func run(
     port: Int, _ pieces: [[UInt8]], pause: Duration = .zero, source: String? = nil,
     quiet: Duration = .milliseconds(400), timeout: Duration = .seconds(15)
@@ -45,8 +46,10 @@ public struct RawHTTPExchange: Sendable {
         host: "127.0.0.1", port: port, timeout: timeout, source: source)
       defer { _ = Glibc.close(socket) }
       for (index, piece) in pieces.enumerated() {
+        // Between pieces, watch for an answer: a client that trickles stops once it has one.
         if index > 0, pause > .zero {
-          usleep(useconds_t(LoopbackHTTPClient.milliseconds(pause)) * 1000)
+          var probe = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+          if poll(&probe, 1, LoopbackHTTPClient.milliseconds(pause)) > 0 { break }
         }
         var offset = 0
         while offset < piece.count {

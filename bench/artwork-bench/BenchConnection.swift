@@ -14,6 +14,8 @@ final class BenchConnection {
   private var socket: Int32 = -1
   /// Bytes read beyond the last response.
   private var buffer: [UInt8] = []
+  /// The `Retry-After` seconds of the last response, when it had one.
+  private(set) var retryAfter: Int?
   private var scratch = [UInt8](repeating: 0, count: 256 * 1024)
 
   /// A connection to `127.0.0.1:port`; it connects lazily on the first exchange.
@@ -113,6 +115,7 @@ final class BenchConnection {
     var contentLength: Int?
     var chunked = false
     var closeAfter = false
+    retryAfter = nil
     while true {
       let end = try line(from: lineStart)
       let text = String(decoding: buffer[lineStart..<(end - 2)], as: UTF8.self)
@@ -131,6 +134,7 @@ final class BenchConnection {
         if name == "content-length" { contentLength = Int(value) }
         if name == "transfer-encoding" && value.contains("chunked") { chunked = true }
         if name == "connection" && value == "close" { closeAfter = true }
+        if name == "retry-after" { retryAfter = Int(value) }
       }
       lineStart = end
     }

@@ -10,6 +10,12 @@ struct LoadGenerator: Sendable {
   var concurrency: Int
   var seconds: Double
   var maxRequests: Int
+  /// Time each connection waits after an exchange before the next (0: back to back), for a
+  /// probe that samples latency without loading the server.
+  var pause: Double = 0
+  /// Whether a connection waits the `Retry-After` of a 503 (at most 5 s) before its next
+  /// request, as a well-behaved client does, instead of retrying at once.
+  var honoursRetryAfter = false
 
   /// What one run measured.
   struct Report: Sendable {
@@ -98,6 +104,10 @@ struct LoadGenerator: Sendable {
         tally.completed += 1
         tally.bodyBytes += bodyBytes
         tally.statuses[status, default: 0] += 1
+        if pause > 0 { usleep(useconds_t(pause * 1e6)) }
+        if honoursRetryAfter, status == 503, let wait = connection.retryAfter {
+          usleep(useconds_t(min(max(wait, 0), 5)) * 1_000_000)
+        }
       } catch {
         tally.failures += 1
         if tally.firstFailure == nil { tally.firstFailure = error.description }

@@ -2,7 +2,8 @@
 //
 //   artwork-bench load --port P [--method POST] [--path /v1/artwork?shape=poster]
 //       [--body FILE]... [--body-text TEXT] [--content-type TYPE] [--header 'Name: value']...
-//       [--concurrency 32] [--seconds 10] [--max-requests N]
+//       [--concurrency 32] [--seconds 10] [--max-requests N] [--pause-ms 0]
+//       [--retry-after 0|1]   (1: wait a 503's Retry-After before the next request)
 //   artwork-bench ceiling --body FILE... [--workers N] [--concurrency 32] [--seconds 10]
 //       [--max-requests N] [--shape poster] [--size 400]
 //
@@ -85,7 +86,9 @@ func runLoad(_ options: Options) {
   }
   let generator = LoadGenerator(
     requests: requests, port: port, concurrency: options.int("concurrency", 32),
-    seconds: options.double("seconds", 10), maxRequests: options.int("max-requests", .max))
+    seconds: options.double("seconds", 10), maxRequests: options.int("max-requests", .max),
+    pause: options.double("pause-ms", 0) / 1000,
+    honoursRetryAfter: options.int("retry-after", 0) == 1)
   let report = generator.run()
   let statuses = report.statuses.sorted { $0.key < $1.key }.map { "\($0.key)x\($0.value)" }
   printJSON([

@@ -43,8 +43,18 @@ build_release() {
   BENCH="$ROOT/.build/release/artwork-bench"
 }
 
+# Installs Debian package PACKAGE when COMMAND is missing (benchmarks need a few tools the
+# tests do not: vips, wrk, nginx).
+need_tool() {
+  command -v "$1" >/dev/null && return 0
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >/dev/null \
+    || { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >/dev/null; }
+}
+
 # 1-2 MB JPEG photos derived deterministically from testimages/photo-large.jpg (libvips).
 make_photos() {
+  need_tool vips libvips-tools
   PHOTOS="$ROOT/bench/out/photos"
   mkdir -p "$PHOTOS"
   local src="$ROOT/testimages/photo-large.jpg"

@@ -1,0 +1,51 @@
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ArtworkService
+
+/// Overload is decided from the head: when the image queue is full an upload is answered 503
+/// with Retry-After before its body is read into memory or any decoding starts, and the answer
+/// reaches the client.
+@Suite struct ServiceAdmissionTests {
+  @Test func anUploadFindingTheQueueFullIs503FromItsHead() async throws {
+    let environment = ["ARTWORK_WORKERS": "1", "ARTWORK_QUEUE": "0"]
+    let lines = Locked<[String]>([])
+    let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
+    try await ServiceHarness.run(environment, logSink: sink) { service in
+      let pool = service.server.app.processor.pool
+      // Hold the only worker with a job of our own.
+      let release = DispatchSemaphore(value: 0)
+      let holding = Task { try await pool.run { release.wait() } }
+      for _ in 0..<500 where !pool.isFull { try await Task.sleep(for: .milliseconds(5)) }
+      #expect(pool.isFull)
+
+      let image = Fixtures.bytes("coffee.jpg")
+      for _ in 0..<3 {
+        let refused = try await service.upload(image)
+        expectProblem(refused, 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(refused.header("Connection")?.lowercased() == "close")
+      }
+      // Nothing was decoded or stored, and the refusals were counted.
+      #expect(pool.stats.busy == 1 && pool.stats.queued == 0)
+      let objects = service.storage.appendingPathComponent("objects")
+      #expect(
+        ((try? FileManager.default.subpathsOfDirectory(atPath: objects.path)) ?? []).filter {
+          $0.hasSuffix(".jpg")
+        }.isEmpty)
+      let metrics = try await service.send(.init("GET", "/metrics")).text
+      #expect(metrics.contains("artwork_queue_rejections_total 3"), "\(metrics)")
+      // One warn line for the burst, with its count, not one error line per refusal.
+      let refusals = lines.withLock { $0 }.filter { $0.contains("a queue is full") }
+      #expect(refusals.count == 1)
+      #expect(!lines.withLock { $0 }.contains { $0.contains(#""level":"error""#) })
+
+      release.signal()
+      _ = try await holding.value
+      let accepted = try await service.upload(image)
+      #expect(accepted.status == 201, "\(accepted.text)")
+    }
+  }
+}
