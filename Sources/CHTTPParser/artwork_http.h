@@ -114,6 +114,12 @@ static inline ssize_t artwork_http_recv(int fd, void *buffer, size_t length) {
   return recv(fd, buffer, length, MSG_DONTWAIT);
 }
 
+/// Drops up to `length` received bytes without copying them (TCP's MSG_TRUNC, Linux 2.4.4+);
+/// -1 with `errno` on failure, 0 at end of stream.
+static inline ssize_t artwork_http_discard(int fd, size_t length) {
+  return recv(fd, NULL, length, MSG_DONTWAIT | MSG_TRUNC);
+}
+
 /// Sends the `count` buffers without blocking and without SIGPIPE.
 static inline ssize_t artwork_http_sendv(int fd, const struct iovec *buffers, int count) {
   struct msghdr message;

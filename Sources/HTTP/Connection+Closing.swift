@@ -57,9 +57,19 @@ extension Connection {
       }
     case .draining:
       if let drainDeadline, now >= drainDeadline { close() }
+    case .parked:
+      if let parked = parkedAnswer, now >= parked.until { unpark() }
     case .handling, .closed:
       break
     }
+  }
+
+  /// Sends a parked refusal and drains.
+  private func unpark() {
+    guard let parked = parkedAnswer else { return }
+    parkedAnswer = nil
+    answerAndClose(parked.response)
+    drive()
   }
 
   /// A 408 for a client too slow to send its request; the connection lingers only briefly.
@@ -85,6 +95,8 @@ extension Connection {
       answerAndClose(problem(answer))
     case .waiting, .head, .writing:
       close()
+    case .parked:
+      unpark()
     case .draining, .closed:
       break
     }

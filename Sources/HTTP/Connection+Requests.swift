@@ -113,15 +113,26 @@ extension Connection {
     detail: "The server holds as many request bodies in memory as it may; retry shortly.")
 
   /// A refusal decided from the head. With a body on its way the connection closes after the
-  /// answer (the body is read and dropped meanwhile); without one the answer is sent once the
-  /// message is complete and the connection stays open.
+  /// answer (the body is read and dropped meanwhile; an overload refusal is parked first, see
+  /// `Phase.parked`); without one the answer is sent once the message is complete and the
+  /// connection stays open.
   func reject(_ response: HTTPResponse) {
-    if parser.expectsBody {
-      answerAndClose(response)
-    } else {
+    guard parser.expectsBody else {
       exchange?.rejection = response
+      return
     }
+    if response.status == 503, let wait = response.headers["Retry-After"].flatMap(Int.init),
+      wait > 0
+    {
+      parkedAnswer = (loop.now + .seconds(min(wait, Self.longestPark)), response)
+      enter(.parked)
+      return
+    }
+    answerAndClose(response)
   }
+
+  /// The longest a parked overload refusal waits, in seconds.
+  static let longestPark = 2
 
   /// The whole request is in: answer it from memory if the route can, else run its handler.
   func messageArrived() {

@@ -20,6 +20,10 @@ final class Connection {
     case handling
     /// A response is being written, or its stream waits for the next chunk.
     case writing
+    /// An overload refusal (503 with `Retry-After`) decided from the head waits out its
+    /// `Retry-After` before it is sent, reading nothing meanwhile: a client that retries at once
+    /// instead of waiting is held back by TCP flow control rather than by the server's CPU.
+    case parked
     /// The last answer is written (or being written); input is read and dropped until the
     /// client closes, so the answer is never reset away. Then the connection closes.
     case draining
@@ -54,6 +58,10 @@ final class Connection {
   var discarded = 0
   /// When a draining connection closes whether or not the client has.
   var drainDeadline: ContinuousClock.Instant?
+  /// The answer of a parked connection and when it goes out.
+  var parkedAnswer: (until: ContinuousClock.Instant, response: HTTPResponse)?
+  /// Set when epoll reported the client's end of stream (or an error).
+  var peerHungUp = false
 
   init(loop: EventLoop, fd: Int32, serial: UInt64, address: String) {
     self.loop = loop
@@ -88,7 +96,7 @@ final class Connection {
   private var readsInput: Bool {
     switch phase {
     case .waiting, .head, .body, .draining: true
-    case .handling, .writing, .closed: false
+    case .handling, .writing, .parked, .closed: false
     }
   }
 
@@ -112,6 +120,23 @@ final class Connection {
         return
       }
       reads += 1
+      if phase == .draining {
+        // The answer is out and the client has closed its side: it read the answer (or never
+        // will); what it sent before is not worth reading.
+        if peerHungUp, writeShut {
+          close()
+          return
+        }
+        // Dropped bytes are never copied.
+        let count = artwork_http_discard(fd, 1 << 20)
+        if count > 0 {
+          lastProgress = loop.now
+          discard(count)
+          continue
+        }
+        if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { close() }
+        return
+      }
       let count = artwork_http_recv(fd, loop.scratch.baseAddress, loop.scratch.count)
       if count > 0 {
         lastProgress = loop.now
@@ -169,7 +194,7 @@ final class Connection {
           let answer = FramingRules.answer(for: failure, fields: parser.fields, start: start)
           refuseAndClose(answer)
         }
-      case .handling, .writing:
+      case .handling, .writing, .parked:
         return bytes.count - offset
       case .closed:
         return 0
@@ -184,7 +209,7 @@ final class Connection {
     case .waiting, .draining, .head, .body:
       // A request cut short cannot be answered usefully: nobody reads the answer.
       close()
-    case .handling, .writing, .closed:
+    case .handling, .writing, .parked, .closed:
       break
     }
   }

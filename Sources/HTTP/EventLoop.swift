@@ -132,7 +132,12 @@ final class EventLoop: @unchecked Sendable {
         switch tokens[index] {
         case Self.listenerToken: acceptConnections()
         case Self.wakeToken: runMailbox()
-        default: connections[Int32(truncatingIfNeeded: tokens[index])]?.drive()
+        default:
+          guard let connection = connections[Int32(truncatingIfNeeded: tokens[index])] else {
+            continue
+          }
+          if events[index] & artwork_http_event_hangup() != 0 { connection.peerHungUp = true }
+          connection.drive()
         }
       }
       if !ready.isEmpty {

@@ -164,4 +164,33 @@ import Testing
     #expect(third.status == 200)
     await server.stop()
   }
+
+  /// An overload refusal from the head waits out its Retry-After before it is sent and the
+  /// body is not read meanwhile, so a client that retries at once cannot turn refusals into a
+  /// storm of body transfers; it still gets the answer.
+  @Test func anOverloadRefusalIsHeldForItsRetryAfter() async throws {
+    let handled = Counter()
+    var router = Router()
+    let busy: @Sendable (HTTPRequestHead) -> HTTPResponse? = { _ in
+      HTTPResponse(status: 503, headers: ["Retry-After": "2"])
+    }
+    router.add(.post, "/busy", maxBodyBytes: 8 << 20, preflight: busy) { _ in
+      handled.increment()
+      return HTTPResponse(status: 200)
+    }
+    let server = try TestServer(router)
+    let head = Array("POST /busy HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n".utf8)
+    // Nothing comes back at first...
+    let early = try await RawHTTPExchange.run(
+      port: server.port, [head], quiet: .milliseconds(600), timeout: .milliseconds(600))
+    #expect(early.responses.isEmpty)
+    // ...and a client that writes its whole body first reads the 503 once it is sent.
+    let client = try await server.client()
+    let response = try await client.send(
+      .init("POST", "/busy", body: .repeating(7, count: 4_000_000)))
+    #expect(response.status == 503)
+    #expect(response.header("Retry-After") == "2")
+    #expect(handled.count == 0)
+    await server.stop()
+  }
 }

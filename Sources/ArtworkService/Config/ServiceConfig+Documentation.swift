@@ -78,7 +78,7 @@ extension ServiceConfig {
       "Concurrent HTTP connections; one more is answered 503 and closed at once."
     ),
     (
-      "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", "128",
+      "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", "256",
       "Concurrent connections from one client address; one more is answered 429 and closed. "
         + "Behind a proxy that connects from one address, set it to `ARTWORK_MAX_CONNECTIONS`."
     ),

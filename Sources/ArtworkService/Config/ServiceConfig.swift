@@ -128,7 +128,7 @@ public struct ServiceConfig: Sendable {
     maxConnections = reader.integer(
       "ARTWORK_MAX_CONNECTIONS", default: 512, range: 1...100_000)
     maxConnectionsPerClient = reader.integer(
-      "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", default: 128, range: 1...100_000)
+      "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", default: 256, range: 1...100_000)
     let httpUnits: [DurationUnit] = [.milliseconds, .seconds, .minutes]
     headTimeout = reader.duration(
       "ARTWORK_HEAD_TIMEOUT", default: .seconds(10), units: httpUnits, bare: .seconds,
