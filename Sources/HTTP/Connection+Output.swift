@@ -6,7 +6,7 @@ extension Connection {
   /// written from the response's own array (no copy); a stream is fetched chunk by chunk, one
   /// chunk at a time, as the client takes them.
   func respond(_ response: HTTPResponse, closing: Bool = false) {
-    guard var exchange else { return }
+    guard let exchange else { return }
     var response = response
     if !(200...999).contains(response.status) {
       response = problem(
@@ -51,7 +51,6 @@ extension Connection {
     exchange.bytesSent += body.count
     exchange.status = status
     exchange.keepAlive = !close
-    self.exchange = exchange
     enter(close ? .draining : .writing)
     if close { drainDeadline = loop.now + core.configuration.lingerTimeout }
     flush()
@@ -93,7 +92,7 @@ extension Connection {
 
   /// The answer is all written: log it and get ready for the next request (or the close).
   private func finishExchange() {
-    guard var exchange else { return }
+    guard let exchange else { return }
     exchange.answered = true
     self.exchange = nil
     served += 1
@@ -149,7 +148,7 @@ extension Connection {
 
   /// A stream's chunk (or its end, or its failure) came back to the loop.
   func chunkArrived(_ number: UInt64, _ result: Result<[UInt8]?, any Error>) {
-    guard var exchange, exchange.number == number, var stream = exchange.stream else { return }
+    guard let exchange, exchange.number == number, var stream = exchange.stream else { return }
     stream.fetching = false
     switch result {
     case .failure:
@@ -181,7 +180,6 @@ extension Connection {
       exchange.bytesSent += chunk.count
       exchange.stream = stream.remaining == 0 ? nil : stream
     }
-    self.exchange = exchange
     flush()
     drive()
   }

@@ -12,7 +12,7 @@ extension Connection {
   /// The head is complete: it is judged, routed, pre-flighted and its body's size checked, all
   /// before any body byte is read, so a refusal costs no body in memory.
   func headArrived() {
-    guard var exchange else { return }
+    guard let exchange else { return }
     let headers = Self.headers(parser.fields)
     let id = RequestID.accept(headers["X-Request-Id"])
     let method = parser.method
@@ -27,7 +27,6 @@ extension Connection {
       && (exchange.isHTTP10 ? options.contains("keep-alive") : !options.contains("close"))
     exchange.counted = true
     core.inFlight.add(1, ordering: .relaxed)
-    self.exchange = exchange
     enter(.body)
     if let breach = FramingRules.judge(
       version: version, fields: parser.fields, contentLength: parser.contentLength)
@@ -39,7 +38,7 @@ extension Connection {
       reject(problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
       return
     }
-    self.exchange?.path = target.path
+    exchange.path = target.path
     let head = HTTPRequestHead(
       id: id, method: method, path: target.path, rawPath: target.rawPath, query: target.query,
       headers: headers, remoteAddress: address)
@@ -102,7 +101,7 @@ extension Connection {
     guard let exchange, exchange.route != nil, parser.bodyBytes > exchange.reserved else { return }
     let step = max(256 * 1024, parser.bodyBytes - exchange.reserved)
     if core.bodyBudget.reserve(step) {
-      self.exchange?.reserved += step
+      exchange.reserved += step
     } else {
       refuseAndClose(Self.bodyMemoryFull)
     }

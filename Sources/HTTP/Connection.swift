@@ -144,6 +144,9 @@ final class Connection {
         if rest > 0 {
           pending = Array(UnsafeRawBufferPointer(rebasing: loop.scratch[(count - rest)..<count]))
         }
+        // NOTE: a short read emptied the socket; bytes arriving later raise a new edge, so
+        // asking again now would only cost a system call that answers EAGAIN.
+        if count < loop.scratch.count { return }
       } else if count == 0 {
         endOfInput()
         return
@@ -221,11 +224,18 @@ final class Connection {
   }
 }
 
-/// The request a connection is serving, from its first byte to the end of its answer.
-struct Exchange {
+/// The request a connection is serving, from its first byte to the end of its answer. A class:
+/// it is updated in place at every step, never copied.
+final class Exchange {
   /// Matches answers posted back from other threads to this exchange.
   let number: UInt64
   let started: ContinuousClock.Instant
+
+  init(number: UInt64, started: ContinuousClock.Instant) {
+    self.number = number
+    self.started = started
+  }
+
   var id: String?
   var method: HTTPMethod?
   var path: String?

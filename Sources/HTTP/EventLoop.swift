@@ -22,6 +22,8 @@ final class EventLoop: @unchecked Sendable {
   }
 
   let core: ServerCore
+  /// The connections this loop serves, for choosing where a new one goes.
+  let load = Atomic<Int>(0)
   private let epoll: Int32
   private let wake: Int32
   private let listener: Int32
@@ -181,21 +183,36 @@ final class EventLoop: @unchecked Sendable {
         refuse(fd, address: text, refusal)
         continue
       }
-      nextSerial += 1
-      let connection = Connection(loop: self, fd: fd, serial: nextSerial, address: text)
-      guard
-        artwork_http_epoll_add(
-          epoll, fd,
-          artwork_http_event_in() | artwork_http_event_out() | artwork_http_event_hangup()
-            | artwork_http_event_edge(), UInt64(fd)) == 0
-      else {
+      // NOTE: one wake-up of the shared listening socket can accept a whole burst, so each
+      // connection goes to the loop serving the fewest; otherwise 32 connections opened at once
+      // would all be served by one thread while the other idles.
+      let target = core.leastLoadedLoop() ?? self
+      if target === self {
+        adopt(fd, address: text)
+      } else if !target.post({ $0.adopt(fd, address: text) }) {
         close(fd)
         core.limits.release(text)
-        continue
       }
-      connections[fd] = connection
-      connection.drive()
     }
+  }
+
+  /// Starts serving an accepted connection on this loop.
+  private func adopt(_ fd: Int32, address: String) {
+    nextSerial += 1
+    let connection = Connection(loop: self, fd: fd, serial: nextSerial, address: address)
+    guard
+      artwork_http_epoll_add(
+        epoll, fd,
+        artwork_http_event_in() | artwork_http_event_out() | artwork_http_event_hangup()
+          | artwork_http_event_edge(), UInt64(fd)) == 0
+    else {
+      close(fd)
+      core.limits.release(address)
+      return
+    }
+    connections[fd] = connection
+    load.add(1, ordering: .relaxed)
+    connection.drive()
   }
 
   /// Answers a connection over a limit at once and closes it: what the client already sent is
@@ -241,7 +258,10 @@ final class EventLoop: @unchecked Sendable {
 
   /// Forgets a closed connection.
   func remove(_ connection: Connection) {
-    if connections[connection.fd] === connection { connections[connection.fd] = nil }
+    if connections[connection.fd] === connection {
+      connections[connection.fd] = nil
+      load.subtract(1, ordering: .relaxed)
+    }
   }
 
   // MARK: - Shutdown steps (run on the loop thread)

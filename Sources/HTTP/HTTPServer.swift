@@ -47,6 +47,7 @@ public final class HTTPServer: Sendable {
       Glibc.close(fd)
       throw error
     }
+    core.loops.withLock { $0 = loops }
     for (index, loop) in loops.enumerated() { loop.start(name: "artwork-http-\(index)") }
     self.core = core
     self.loops = loops
@@ -69,6 +70,7 @@ public final class HTTPServer: Sendable {
       }
     }
     for loop in loops { loop.join() }
+    core.loops.withLock { $0 = [] }
     Glibc.close(listener)
   }
 
@@ -112,6 +114,7 @@ public final class HTTPServer: Sendable {
     lifecycle.withLock { $0.stopped = true }
     for loop in loops { loop.post { $0.stop() } }
     for loop in loops { loop.join() }
+    core.loops.withLock { $0 = [] }
   }
 
   private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {

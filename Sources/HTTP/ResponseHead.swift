@@ -72,12 +72,17 @@ enum ResponseHead {
   private static let owned = [
     "Content-Length", "Transfer-Encoding", "Connection", "Date", "X-Request-Id", "Keep-Alive",
   ]
+  /// Their lengths: most names are ruled out by length alone.
+  private static let ownedLengths = Set(owned.map(\.utf8.count))
 
   /// Whether a handler's header field may be sent: the server owns the framing fields, and CR,
   /// LF or NUL would split the header block.
   static func mayForward(_ name: String, _ value: String) -> Bool {
-    guard !name.isEmpty, name.utf8.allSatisfy(FramingRules.isTokenByte) else { return false }
-    if owned.contains(where: { HTTPHeaders.same($0, name) }) { return false }
+    let length = name.utf8.count
+    guard length > 0, name.utf8.allSatisfy(FramingRules.isTokenByte) else { return false }
+    if ownedLengths.contains(length), owned.contains(where: { HTTPHeaders.same($0, name) }) {
+      return false
+    }
     return !value.utf8.contains { $0 == 0 || $0 == 10 || $0 == 13 }
   }
 

@@ -13,6 +13,9 @@ final class ServerCore: Sendable {
   let live = LiveCount()
   /// Set when graceful shutdown begins: every answer closes its connection.
   let draining = Atomic<Bool>(false)
+  /// The server's loops, set once they exist and emptied when they stop (the loops hold this
+  /// object, so the list must not outlive them).
+  let loops = Mutex<[EventLoop]>([])
 
   init(configuration: HTTPServerConfiguration, router: Router) {
     self.configuration = configuration
@@ -31,6 +34,14 @@ final class ServerCore: Sendable {
       response.headers.set("Retry-After", "1")
     }
     return response
+  }
+
+  /// The loop serving the fewest connections (nil before the loops are known or after they
+  /// stopped).
+  func leastLoadedLoop() -> EventLoop? {
+    loops.withLock { loops in
+      loops.min { $0.load.load(ordering: .relaxed) < $1.load.load(ordering: .relaxed) }
+    }
   }
 
   /// Writes an access-log record, when a log is configured.

@@ -8,6 +8,8 @@
 # with ARTWORK_QUEUE=2, so that 8x and 16x are refused 503 from their heads; the clients wait a
 # 503's Retry-After before their next upload, as a relay should (RETRY_AFTER=0: retry at once).
 # Usage: bench/overload/run.sh [SECONDS per level, default 20]
+#   COMPARE_WITH=/path/to/other/artwork: the same levels, in the same run, on another build
+#   (e.g. one built from an earlier commit); QUEUES, FACTORS, RETRY_AFTER as below.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 trap cleanup EXIT
@@ -22,35 +24,43 @@ make_photos
 echo "photos: $(ls -l "$PHOTOS"/p?.jpg | awk '{ printf "%s ", $5 }')bytes; workers $WORKERS; ${SECS}s per level"
 
 declare -A UPLOAD HEALTH HWM
+BUILDS=("$ARTWORK" ${COMPARE_WITH:-})
+for build in "${!BUILDS[@]}"; do
 for queue in $QUEUES; do
   for factor in $FACTORS; do
     c=$((factor * WORKERS))
-    start_service ARTWORK_STORAGE="$WORK/store-$queue-$factor" ARTWORK_QUEUE="$queue" \
-      ARTWORK_WORKERS="$WORKERS"
+    ARTWORK=${BUILDS[$build]} start_service ARTWORK_STORAGE="$WORK/store-$build-$queue-$factor" \
+      ARTWORK_QUEUE="$queue" ARTWORK_WORKERS="$WORKERS"
     "$BENCH" load --port "$PORT" --method GET --path /healthz --concurrency 1 \
       --pause-ms 20 --seconds "$SECS" >"$WORK/health.json" &
     probe=$!
-    UPLOAD[$queue,$factor]=$("$BENCH" load --port "$PORT" --method POST \
+    key=$build,$queue,$factor
+    UPLOAD[$key]=$("$BENCH" load --port "$PORT" --method POST \
       --path '/v1/artwork?shape=poster&size=400' --content-type image/jpeg "${PHOTO_ARGS[@]}" \
-      --concurrency "$c" --seconds "$SECS" --retry-after "$RETRY_AFTER")
+      --concurrency "$c" --seconds "$SECS" --retry-after "$RETRY_AFTER" 2>>"$WORK/bench.log")
     wait "$probe"
-    HEALTH[$queue,$factor]=$(cat "$WORK/health.json")
-    HWM[$queue,$factor]=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVICE_PID/status")
-    echo "queue=$queue c=$c: ${UPLOAD[$queue,$factor]} healthz: ${HEALTH[$queue,$factor]}"
+    HEALTH[$key]=$(cat "$WORK/health.json")
+    # A build that crashes under the load (libmicrohttpd aborted at 16x) is reported as such.
+    HWM[$key]=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVICE_PID/status" 2>/dev/null \
+      || echo "crashed")
+    echo "build $build queue=$queue c=$c: ${UPLOAD[$key]} healthz: ${HEALTH[$key]}"
     stop_service
   done
 done
+done
 
+for build in "${!BUILDS[@]}"; do
 for queue in $QUEUES; do
   echo
-  echo "ARTWORK_QUEUE=$queue"
+  echo "build $build (${BUILDS[$build]}), ARTWORK_QUEUE=$queue, clients wait Retry-After: $RETRY_AFTER"
   echo
   echo "| concurrency | answers | goodput (201/s) | vs 2x | peak RSS (MB) | /healthz p50 / p99 (ms) |"
   echo "| ---: | --- | ---: | ---: | ---: | ---: |"
   base=""
   for factor in $FACTORS; do
-    line=$(python3 - "$((factor * WORKERS)) ($factor x)" "${UPLOAD[$queue,$factor]}" \
-      "${HEALTH[$queue,$factor]}" "${HWM[$queue,$factor]}" "$base" <<'PY'
+    key=$build,$queue,$factor
+    line=$(python3 - "$((factor * WORKERS)) ($factor x)" "${UPLOAD[$key]}" \
+      "${HEALTH[$key]}" "${HWM[$key]}" "$base" <<'PY'
 import json, sys
 label, upload, health, hwm, base = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4], sys.argv[5]
 counts = dict(item.split("x") for item in upload["statuses"].split(",") if item)
@@ -65,4 +75,5 @@ PY
     [ -n "$base" ] || base=${line%%||*}
     echo "${line#*||}"
   done
+done
 done
