@@ -18,25 +18,42 @@ let package = Package(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
+    // One target per concern; each wraps at most one C library, imported `internal`, so no C
+    // type crosses a target's API. docs/ARCHITECTURE.md draws the graph.
     .target(name: "ThumbHashCodec"),
     .target(name: "HTTP", dependencies: ["CHTTPParser"]),
+    .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
+    .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
+    .target(name: "Imaging", dependencies: ["CVips", "ArtworkCore", "ThumbHashCodec"]),
+    .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore", "HTTP"]),
+    .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(
       name: "ArtworkService",
-      dependencies: ["HTTP", "ThumbHashCodec", "CVips", "CCurl", "CCrypto"]),
-    .executableTarget(name: "artwork", dependencies: ["ArtworkService"]),
+      dependencies: [
+        "HTTP", "ThumbHashCodec", "ArtworkCore", "Imaging", "SafeFetch", "Storage", "CurlClient",
+      ]),
+    .target(
+      name: "ArtworkCLI",
+      dependencies: ["ArtworkService", "Imaging", "ArtworkCore", "ThumbHashCodec"]),
+    .executableTarget(name: "artwork", dependencies: ["ArtworkCLI"]),
 
     .executableTarget(
       name: "thumbhash-bench", dependencies: ["ThumbHashCodec"], path: "bench/thumbhash-bench"),
     // Loopback load generator and the in-process ceiling of the upload path (bench/*/run.sh).
     .executableTarget(
-      name: "artwork-bench", dependencies: ["ArtworkService"], path: "bench/artwork-bench"),
+      name: "artwork-bench", dependencies: ["ArtworkService", "Imaging", "ArtworkCore"],
+      path: "bench/artwork-bench"),
 
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(
-      name: "ArtworkServiceTests", dependencies: ["ArtworkService", "HTTP", "TestSupport"],
+      name: "ArtworkServiceTests",
+      dependencies: [
+        "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "SafeFetch",
+        "Storage", "HTTP", "TestSupport",
+      ],
       exclude: ["Fetch/Fixtures", "Service/Fixtures"]),
   ]
 )

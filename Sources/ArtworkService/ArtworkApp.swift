@@ -1,5 +1,9 @@
+import ArtworkCore
 import Foundation
 import HTTP
+import Imaging
+import SafeFetch
+import Storage
 
 /// The service's dependencies, built once from the configuration, and its routes.
 public final class ArtworkApp: Sendable {

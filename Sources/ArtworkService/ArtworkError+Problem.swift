@@ -1,3 +1,4 @@
+import ArtworkCore
 import HTTP
 
 // The one place where errors become HTTP responses (RFC 9457 problem details).

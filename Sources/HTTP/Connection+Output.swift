@@ -1,4 +1,4 @@
-import CHTTPParser
+internal import CHTTPParser
 import Glibc
 
 extension Connection {

@@ -1,4 +1,4 @@
-import CHTTPParser
+internal import CHTTPParser
 import Glibc
 
 /// One client connection, served by the loop that accepted it: requests are parsed as bytes

@@ -1,4 +1,4 @@
-import CHTTPParser
+internal import CHTTPParser
 
 /// Why the parser gave up on a request.
 enum ParseFailure: Equatable {

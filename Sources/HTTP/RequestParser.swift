@@ -1,4 +1,4 @@
-import CHTTPParser
+internal import CHTTPParser
 
 /// One connection's request parser: http-parser fed the bytes as they are read, the head
 /// collected for `FramingRules`, the body collected within a limit.

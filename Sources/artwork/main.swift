@@ -1,4 +1,4 @@
-import ArtworkService
+import ArtworkCLI
 import Foundation
 
 let status = await ArtworkCommand.run(

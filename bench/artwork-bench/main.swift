@@ -9,8 +9,10 @@
 //
 // Each prints one JSON object on standard output: requests, failures, seconds, rate and (for
 // `load`) statuses and latency percentiles in milliseconds.
+import ArtworkCore
 import ArtworkService
 import Foundation
+import Imaging
 
 /// Command-line options: `--name value` pairs, repeatable.
 struct Options {

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// Runs at most one operation per key at a time: callers that arrive while one is running wait
 /// for its result instead of starting their own (50 identical requests, one fetch).
 actor Coalescer<Value: Sendable> {

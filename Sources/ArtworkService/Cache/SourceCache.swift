@@ -1,3 +1,5 @@
+import ArtworkCore
+import Storage
 import Synchronization
 
 /// Validators of a previous response, sent to revalidate it (`If-None-Match`, `If-Modified-Since`).

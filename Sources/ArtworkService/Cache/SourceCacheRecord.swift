@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// What the service remembers about one source URL processed one way: the result (or a recent
 /// failure) and the validators to revalidate it with. Persisted as JSON through the storage's
@@ -51,7 +52,7 @@ struct SourceCacheRecord<Payload: Codable & Sendable & Equatable>: Codable, Send
 }
 
 /// The cached answer of `POST /v1/artwork` for a URL and options.
-struct CachedArtwork: Codable, Sendable, Equatable {
+public struct CachedArtwork: Codable, Sendable, Equatable {
   var fileName: String
   var shape: String
   var format: String
@@ -87,7 +88,7 @@ extension CachedSource {
 }
 
 extension CachedArtwork {
-  init(_ created: CreatedArtwork, shape: Shape) {
+  public init(_ created: CreatedArtwork, shape: Shape) {
     self.init(
       fileName: created.key.fileName, shape: shape.rawValue,
       format: created.rendered.format.rawValue, width: created.rendered.width,

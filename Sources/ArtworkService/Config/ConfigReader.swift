@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// Reads variables out of an environment, collecting problems instead of stopping at the first,
 /// and remembering which keys were read (a test checks that each one is documented).
 struct ConfigReader {

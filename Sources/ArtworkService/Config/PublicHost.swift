@@ -1,3 +1,6 @@
+import ArtworkCore
+import SafeFetch
+
 /// A start-up sanity check of the host in `ARTWORK_PUBLIC_URL`: would a phone on the open
 /// internet reach it? Only a warning source; the fetcher's address policy is the real gate for
 /// sources and is stricter (it checks resolved addresses).

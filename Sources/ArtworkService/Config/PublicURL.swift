@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// The base URL phones use to fetch stored artwork, from `ARTWORK_PUBLIC_URL`.
 struct PublicURL: Hashable {
   /// `scheme://host[:port][/path]`, scheme and host lowercased, without a trailing slash.

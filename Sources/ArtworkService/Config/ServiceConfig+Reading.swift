@@ -1,3 +1,5 @@
+import ArtworkCore
+
 extension ServiceConfig {
   /// Comma-separated entries, trimmed, empty entries dropped.
   static func list(_ text: String?) -> [String] {

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 extension ServiceConfig {
   /// The hosted URL of a stored object: `{publicURL}/v1/images/{id}.{ext}`.
   public func imageURL(for key: ArtworkKey) -> String {

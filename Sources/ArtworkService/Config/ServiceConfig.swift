@@ -1,4 +1,6 @@
+import ArtworkCore
 import Foundation
+import SafeFetch
 
 /// Every setting of the service: one value, read once at start-up from an environment and
 /// validated as a whole. Each key is documented in `ServiceConfig.documentation` (the README's

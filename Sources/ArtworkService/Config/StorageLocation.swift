@@ -1,3 +1,5 @@
+import Storage
+
 /// Where artwork is stored, from `ARTWORK_STORAGE`.
 public enum StorageLocation: Sendable, Hashable {
   /// A directory on the local filesystem (the default, `./data`).

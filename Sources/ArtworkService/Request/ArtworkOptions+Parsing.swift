@@ -1,6 +1,9 @@
+import ArtworkCore
+import Imaging
+
 extension ArtworkOptions {
   /// Validates option fields (`shape`, `size`, `crop`), each with a specific error.
-  init(fields: [String: String]) throws(ArtworkError) {
+  public init(fields: [String: String]) throws(ArtworkError) {
     self.init()
     if let text = fields["shape"] {
       guard let shape = Shape(rawValue: text.lowercased()) else {

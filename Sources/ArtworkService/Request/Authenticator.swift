@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// Bearer-token check for the POST endpoints. With no tokens configured, everything passes.
 struct Authenticator: Sendable {
   private let tokens: [[UInt8]]

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// A parsed `Content-Type` value (RFC 9110 §8.3.1): `type/subtype; name=value...`.
 public struct MediaType: Sendable, Hashable, CustomStringConvertible {
   /// Lowercased, e.g. `image`.

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// The headers of one multipart part that matter for a form: its disposition and content type.
 struct PartHeaders {
   var name: String

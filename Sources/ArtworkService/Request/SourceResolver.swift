@@ -1,3 +1,7 @@
+import ArtworkCore
+import Imaging
+import SafeFetch
+
 /// Source bytes ready for the pipeline, wherever they came from.
 struct SourceBytes: Sendable {
   var bytes: [UInt8]

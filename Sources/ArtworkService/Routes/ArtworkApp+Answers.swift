@@ -1,9 +1,11 @@
+import SafeFetch
+
 // The JSON bodies of successful answers, in the documented key order.
 
 extension ArtworkApp {
   /// The answer for created artwork; its first three keys merge into an activity's content.
   /// `location` is the hosted URL (service) or a file path (CLI `process`).
-  static func artworkJSON(_ answer: CachedArtwork, location: String, sourceURL: String?)
+  public static func artworkJSON(_ answer: CachedArtwork, location: String, sourceURL: String?)
     -> JSONValue
   {
     .object([

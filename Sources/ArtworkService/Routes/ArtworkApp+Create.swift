@@ -1,4 +1,6 @@
+import ArtworkCore
 import HTTP
+import Imaging
 
 extension ArtworkApp {
   /// Checks that need only the request head, run before any body byte is read, in the order of

@@ -1,3 +1,6 @@
+import ArtworkCore
+import Storage
+
 /// Removes artwork not requested for the retention period, in the background, a bounded number
 /// of objects per pass, so that a large store is worked through over several passes.
 final class RetentionSweeper: Sendable {

@@ -1,3 +1,4 @@
+import ArtworkCore
 import Synchronization
 
 /// Recently served artwork kept in memory, so that a popular image is not read from storage on

@@ -1,3 +1,6 @@
+import ArtworkCore
+import Storage
+
 /// Builds the storage backend the configuration names.
 enum StorageFactory {
   static func make(config: ServiceConfig, logger: Logger) async throws(ArtworkError)

@@ -1,6 +1,8 @@
+import ArtworkCore
+
 /// A JSON value that keeps the order of object keys, so that answers read in the documented order
 /// (`image_url`, `image_shape`, `image_thumbhash` first: they merge straight into an activity).
-enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
   case string(String)
   case int(Int)
   case double(Double)
@@ -9,7 +11,7 @@ enum JSONValue: Sendable, Equatable {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.string(let a), .string(let b)): a == b
     case (.int(let a), .int(let b)): a == b
@@ -30,7 +32,7 @@ enum JSONValue: Sendable, Equatable {
     return out
   }
 
-  var text: String { String(decoding: bytes, as: UTF8.self) }
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Appends the compact text of this value to `out`.
   func write(into out: inout [UInt8]) {

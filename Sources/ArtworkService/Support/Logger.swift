@@ -1,3 +1,4 @@
+import ArtworkCore
 import Glibc
 import Synchronization
 

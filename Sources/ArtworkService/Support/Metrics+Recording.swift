@@ -1,3 +1,5 @@
+import ArtworkCore
+
 extension Metrics {
   /// One answered request. `route` is the route pattern (e.g. `/v1/images/{id}`), never the raw
   /// path, so that the number of series stays bounded.

@@ -1,3 +1,4 @@
+import ArtworkCore
 import Synchronization
 
 /// A log line for an event that can happen thousands of times a second (a full queue refusing

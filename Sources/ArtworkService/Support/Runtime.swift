@@ -1,3 +1,5 @@
+import CurlClient
+import Imaging
 import Synchronization
 
 /// Process-wide initialisation of the C libraries, done once before any server thread runs.

@@ -2,7 +2,13 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ArtworkCLI
+@testable import ArtworkCore
 @testable import ArtworkService
+@testable import CurlClient
+@testable import Imaging
+@testable import SafeFetch
+@testable import Storage
 
 /// A clock the test moves by hand, and a producer that counts its calls and answers what the
 /// test tells it to.

@@ -1,4 +1,10 @@
+@testable import ArtworkCLI
+@testable import ArtworkCore
 @testable import ArtworkService
+@testable import CurlClient
+@testable import Imaging
+@testable import SafeFetch
+@testable import Storage
 
 /// Fetchers and helpers shared by the fetch tests.
 enum FetchTest {

@@ -1,6 +1,12 @@
 import Testing
 
+@testable import ArtworkCLI
+@testable import ArtworkCore
 @testable import ArtworkService
+@testable import CurlClient
+@testable import Imaging
+@testable import SafeFetch
+@testable import Storage
 
 @Suite struct SourceFetcherTests {
   @Test func fetchesAnImageOverHTTPWhenLoopbackIsAllowed() async throws {

@@ -2,7 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArtworkCLI
+@testable import ArtworkCore
 @testable import ArtworkService
+@testable import CurlClient
+@testable import Imaging
+@testable import SafeFetch
+@testable import Storage
 
 /// `S3Storage` asks again when the store answers a transient 5xx (SeaweedFS answers
 /// `500 InternalError` under concurrent writes), and gives up with 503 + Retry-After when it

@@ -1,6 +1,12 @@
 import Testing
 
+@testable import ArtworkCLI
+@testable import ArtworkCore
 @testable import ArtworkService
+@testable import CurlClient
+@testable import Imaging
+@testable import SafeFetch
+@testable import Storage
 
 /// Request construction, without a server: keys, URLs, canonical queries and signed headers.
 @Suite struct S3RequestTests {

@@ -1,6 +1,12 @@
 import Testing
 
+@testable import ArtworkCLI
+@testable import ArtworkCore
 @testable import ArtworkService
+@testable import CurlClient
+@testable import Imaging
+@testable import SafeFetch
+@testable import Storage
 
 /// The `ArtworkStorage` contract as one reusable check, run against every backend
 /// (`S3Storage` here; `FileSystemStorage` by its own suite): call `StorageContract.check` from a

@@ -1,0 +1,41 @@
+import ArtworkService
+import Foundation
+
+extension ArtworkCommand {
+  /// `artwork serve`: configuration, start-up warnings, listen, wait for a signal, drain.
+  static func serve(environment: [String: String]) async -> Int32 {
+    let config: ServiceConfig
+    do {
+      config = try ServiceConfig(environment: environment)
+    } catch {
+      printError(
+        "artwork: invalid configuration:\n"
+          + error.problems.map { "  - \($0)" }.joined(separator: "\n"))
+      return 2
+    }
+    let logger = Logger(level: config.logLevel)
+    for warning in config.warnings { logger.warn(warning) }
+    Runtime.initialize()
+    let server: ArtworkServer
+    do {
+      server = try await ArtworkServer(config: config, logger: logger)
+    } catch {
+      logger.error(
+        "cannot start",
+        ["detail": .string(error.detail), "internal": .string(error.internalDetail ?? "")])
+      return 1
+    }
+    logger.info(
+      "listening",
+      [
+        "address": .string("\(config.listen.host):\(server.port)"),
+        "public_url": .string(config.publicURL),
+        "storage": .string("\(config.storage)"),
+      ])
+    let received = await SignalWaiter.wait()
+    logger.info("shutting down", ["signal": .int(Int(received))])
+    await server.shutdown()
+    logger.info("stopped")
+    return 0
+  }
+}

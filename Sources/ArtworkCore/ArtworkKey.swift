@@ -1,0 +1,26 @@
+/// The name of one stored artwork object: `{id}.{ext}`.
+public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
+  public let id: ArtworkID
+  public let format: StoredFormat
+
+  /// An object never changes under its name (the name is its content hash): whoever serves it,
+  /// the service or a bucket behind a CDN, may let it be cached for a year.
+  public static let cacheControl = "public, max-age=31536000, immutable"
+
+  public init(id: ArtworkID, format: StoredFormat) {
+    self.id = id
+    self.format = format
+  }
+
+  /// Parses `{64 hex}.{jpg|png}`; anything else is nil.
+  public init?(fileName: String) {
+    let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, let id = ArtworkID(hex: String(parts[0])),
+      let format = StoredFormat(fileExtension: String(parts[1]))
+    else { return nil }
+    self.init(id: id, format: format)
+  }
+
+  public var fileName: String { "\(id.hex).\(format.fileExtension)" }
+  public var description: String { fileName }
+}

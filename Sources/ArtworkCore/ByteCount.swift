@@ -1,0 +1,13 @@
+/// Byte counts as the README writes them: `2,000,000 bytes`.
+public enum ByteCount {
+  /// `count` with thousands separated by commas, and the word bytes.
+  public static func text(_ count: Int) -> String {
+    let digits = String(count.magnitude)
+    var grouped = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+      grouped.append(digit)
+    }
+    return (count < 0 ? "-" : "") + grouped + (count == 1 ? " byte" : " bytes")
+  }
+}

@@ -1,0 +1,21 @@
+internal import CCrypto
+
+/// SHA-256 through OpenSSL's libcrypto (the one door to it).
+public enum SHA256 {
+  /// The 32-byte digest of `bytes`.
+  static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    let ok = bytes.withUnsafeBytes { input in
+      out.withUnsafeMutableBufferPointer { output in
+        EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+      }
+    }
+    // NOTE: EVP_Digest fails only on allocation failure; there is no sensible way on from there.
+    precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
+    return out
+  }
+
+  /// The lowercase hex SHA-256 of `bytes`.
+  public static func hex(_ bytes: [UInt8]) -> String { lowercaseHex(digest(bytes)) }
+}

@@ -1,0 +1,38 @@
+internal import CCurl
+
+/// The outcome of `CurlEasy.perform()`: a libcurl result code, with its message.
+public struct CurlStatus: Sendable, Equatable, CustomStringConvertible {
+  /// The `CURLcode` as an integer.
+  public let code: Int
+  /// The detail curl wrote into the error buffer, or its generic text for the code.
+  public let message: String
+
+  init(_ code: CURLcode, message: String) {
+    self.code = Int(code.rawValue)
+    self.message = message
+  }
+
+  public var isOK: Bool { code == Int(CURLE_OK.rawValue) }
+  public var isTimeout: Bool { code == Int(CURLE_OPERATION_TIMEDOUT.rawValue) }
+  /// Every address was refused or unreachable.
+  public var isConnectFailure: Bool { code == Int(CURLE_COULDNT_CONNECT.rawValue) }
+  public var isResolveFailure: Bool { code == Int(CURLE_COULDNT_RESOLVE_HOST.rawValue) }
+  /// A write, header or progress callback stopped the transfer.
+  public var isAbortedByCallback: Bool {
+    code == Int(CURLE_WRITE_ERROR.rawValue) || code == Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
+  }
+  /// The peer's certificate was not trusted or did not match the host.
+  public var isCertificateFailure: Bool {
+    code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)
+  }
+  /// The TLS handshake failed for another reason (protocol, cipher, a plain-HTTP peer).
+  public var isTLSFailure: Bool {
+    code == Int(CURLE_SSL_CONNECT_ERROR.rawValue) || code == Int(CURLE_SSL_CACERT_BADFILE.rawValue)
+      || code == Int(CURLE_SSL_CERTPROBLEM.rawValue)
+  }
+  /// The scheme is not one the handle allows.
+  public var isUnsupportedProtocol: Bool { code == Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue) }
+  public var isMalformedURL: Bool { code == Int(CURLE_URL_MALFORMAT.rawValue) }
+
+  public var description: String { "curl error \(code): \(message)" }
+}

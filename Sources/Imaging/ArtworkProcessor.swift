@@ -1,0 +1,124 @@
+import ArtworkCore
+import ThumbHashCodec
+
+/// What `ArtworkProcessor.render` made: the object to store and everything the answer reports.
+/// Public (fields internal) so that `artwork-bench` can drive the processor without HTTP.
+public struct CreatedArtwork: Sendable {
+  public var key: ArtworkKey
+  public var rendered: RenderedArtwork
+  public var thumbHash: String
+  public var averageColor: String
+}
+
+/// What `ArtworkProcessor.thumbHash` computed, storing nothing.
+public struct ComputedThumbHash: Sendable {
+  public var source: SourceInfo
+  public var thumbHash: String
+  public var averageColor: String
+  public var aspectRatio: Double
+}
+
+/// The work behind the endpoints and the CLI, independent of HTTP and storage: the cheap checks
+/// on source bytes, then the pipeline and the ThumbHash on a bounded worker pool.
+///
+/// Public so that `artwork-bench` can measure the in-process ceiling of the upload path (the
+/// same work as `POST /v1/artwork`, without HTTP and storage).
+public final class ArtworkProcessor: Sendable {
+  public let pool: WorkerPool
+  let maxSourceBytes: Int
+  let limits: ImageLimits
+
+  /// A processor running its image work on `pool`, refusing sources over `maxSourceBytes` bytes
+  /// or `maxPixels` decoded pixels (the service passes `ServiceConfig`'s values).
+  public init(pool: WorkerPool, maxSourceBytes: Int, maxPixels: Int) {
+    self.pool = pool
+    self.maxSourceBytes = maxSourceBytes
+    self.limits = .pixels(maxPixels)
+  }
+
+  /// The checks every source passes before any decoding, in order: size, declared type, magic
+  /// bytes against the allow-list, and agreement of the declared type with the bytes.
+  func validate(_ bytes: [UInt8], declaredType: String?) throws(ArtworkError) -> ImageFormat {
+    guard bytes.count <= maxSourceBytes else {
+      throw ArtworkError(
+        .payloadTooLarge,
+        "The image is \(ByteCount.text(bytes.count)); the limit is \(ByteCount.text(maxSourceBytes))."
+      )
+    }
+    if let declaredType, !declaredType.hasPrefix("image/"),
+      declaredType != "application/octet-stream"
+    {
+      throw ArtworkError(
+        .unsupportedMediaType,
+        "The image was declared as \(ClientText.quoted(declaredType)); send an image/* type.")
+    }
+    let format = try ImagePipeline.sniff(bytes)
+    if let declaredType, declaredType.hasPrefix("image/") {
+      guard let declared = ImageFormat.forMimeType(declaredType) else {
+        throw ArtworkError(
+          .unsupportedMediaType,
+          "\(ClientText.quoted(declaredType)) is not an accepted format; send JPEG, PNG, WebP, GIF, HEIC or AVIF."
+        )
+      }
+      guard declared.isCompatible(with: format) else {
+        throw ArtworkError(
+          .unsupportedMediaType,
+          "The image was declared as \(ClientText.quoted(declaredType)) but its bytes are \(format.mimeType)."
+        )
+      }
+    }
+    return format
+  }
+
+  /// Renders and hashes `bytes` for `options`; the caller stores the result.
+  public func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions)
+    async throws(ArtworkError)
+    -> CreatedArtwork
+  {
+    _ = try validate(bytes, declaredType: declaredType)
+    let limits = self.limits
+    return try await pool.run { () throws(ArtworkError) -> CreatedArtwork in
+      let rendered = try ImagePipeline.render(bytes, options: options, limits: limits)
+      let hash = try Self.hash(rendered.thumbnail)
+      let key = ArtworkKey(id: ArtworkID(hex: SHA256.hex(rendered.bytes))!, format: rendered.format)
+      return CreatedArtwork(
+        key: key, rendered: rendered, thumbHash: hash.base64, averageColor: hash.averageColor)
+    }
+  }
+
+  /// The ThumbHash of a source image, storing nothing.
+  public func thumbHash(_ bytes: [UInt8], declaredType: String?) async throws(ArtworkError)
+    -> ComputedThumbHash
+  {
+    _ = try validate(bytes, declaredType: declaredType)
+    let limits = self.limits
+    return try await pool.run { () throws(ArtworkError) -> ComputedThumbHash in
+      let (source, pixels) = try ImagePipeline.thumbnailPixels(bytes, limits: limits)
+      let hash = try Self.hash(pixels)
+      return ComputedThumbHash(
+        source: source, thumbHash: hash.base64, averageColor: hash.averageColor,
+        aspectRatio: hash.aspectRatio)
+    }
+  }
+
+  /// ThumbHash of RGBA pixels (each side at most 100), with its average colour as `#rrggbb`.
+  public static func hash(_ pixels: ThumbnailPixels) throws(ArtworkError) -> (
+    base64: String, averageColor: String, aspectRatio: Double
+  ) {
+    do {
+      let hash = try ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
+      let average = try ThumbHash.averageColor(hash)
+      let ratio = try ThumbHash.approximateAspectRatio(hash)
+      return (ThumbHashBase64.encode(hash), hexColor(average), ratio)
+    } catch {
+      throw ArtworkError(.internal, "ThumbHash failed", internalDetail: "\(error)")
+    }
+  }
+}
+
+/// `#rrggbb` for a ThumbHash average colour (channels 0...1).
+func hexColor(_ color: ThumbHashColor) -> String {
+  "#"
+    + lowercaseHex(
+      [color.red, color.green, color.blue].map { UInt8((min(max($0, 0), 1) * 255).rounded()) })
+}

@@ -1,0 +1,13 @@
+import ArtworkCore
+
+extension ImagePipeline {
+  /// Format and upright dimensions from the magic bytes and the header alone (no pixel decoded),
+  /// whatever the size: for reporting, not for deciding to decode.
+  public static func inspect(_ input: [UInt8]) throws(ArtworkError) -> SourceInfo {
+    let format = try sniff(input)
+    let source = try VipsSource(copying: input)
+    return try readHeader(
+      source, format: format, byteCount: input.count,
+      limits: ImageLimits(maxPixels: .max, maxSide: .max))
+  }
+}

@@ -1,0 +1,56 @@
+import ArtworkCore
+
+/// The image pipeline: bytes in, framed artwork (or ThumbHash pixels) out.
+///
+/// Each entry point runs every libvips call for one image synchronously on the calling thread
+/// (libvips' per-thread state does not survive an `await`), so callers run it on a worker
+/// thread. `Vips.initialize()` must have run first.
+///
+/// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, read the
+/// header only and check dimensions, frame with shrink-on-load, drop opaque alpha, encode within
+/// the byte budget, and decode the encoded bytes again for the ThumbHash input.
+public enum ImagePipeline {
+  /// Frames `input` as `options` ask: exactly `options.outputSize`, cropped per `options.crop`,
+  /// first frame only, upright (EXIF orientation), sRGB, no metadata. Sources smaller than the
+  /// output are scaled up (the output size is a promise to the client, whatever the source).
+  /// Real transparency gives a PNG, anything opaque a JPEG; the result is at most
+  /// `limits.maxOutputBytes`. `thumbnail` is decoded from the returned bytes.
+  ///
+  /// Throws `.unsupportedMediaType` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF, and
+  /// `.unprocessableImage` for corrupt, truncated or oversized images.
+  static func render(_ input: [UInt8], options: ArtworkOptions, limits: ImageLimits = ImageLimits())
+    throws(ArtworkError) -> RenderedArtwork
+  {
+    let deadline = Deadline(secondsFromNow: limits.maxSeconds)
+    let format = try sniff(input)
+    let source = try VipsSource(copying: input)
+    let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
+    let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
+    let framed = try frame(
+      source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline)
+    let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
+    let bytes = try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
+    let stored = try VipsSource(copying: bytes)
+    // Our own output: its format and size are known, so its header is not read again.
+    let storedInfo = SourceInfo(
+      format: storedFormat == .png ? .png : .jpeg, width: output.width, height: output.height,
+      bytes: bytes.count)
+    return RenderedArtwork(
+      bytes: bytes, format: storedFormat, width: output.width, height: output.height,
+      hasAlpha: flattened.hasAlpha,
+      thumbnail: try thumbnail(stored, info: storedInfo, deadline: deadline),
+      source: info)
+  }
+
+  /// The ThumbHash input for `input`: pictures of at most 100x100 pixel for pixel, larger ones
+  /// scaled down to fit 100x100; first frame, upright, sRGB, RGBA. Same errors as `render`.
+  public static func thumbnailPixels(_ input: [UInt8], limits: ImageLimits = .standard)
+    throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
+  {
+    let deadline = Deadline(secondsFromNow: limits.maxSeconds)
+    let format = try sniff(input)
+    let source = try VipsSource(copying: input)
+    let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
+    return (info, try thumbnail(source, info: info, deadline: deadline))
+  }
+}

@@ -1,0 +1,11 @@
+/// What the source image was, as the response's `source` object reports it.
+public struct SourceInfo: Sendable, Hashable {
+  /// The sniffed format.
+  public var format: ImageFormat
+  /// Width in pixels of the first frame, after EXIF autorotation.
+  public var width: Int
+  /// Height in pixels of the first frame, after EXIF autorotation.
+  public var height: Int
+  /// Size of the source in bytes.
+  public var bytes: Int
+}

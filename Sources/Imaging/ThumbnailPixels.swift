@@ -1,0 +1,10 @@
+/// A small picture for ThumbHash: 8-bit RGBA, not premultiplied, row-major, top row first.
+/// Each side is at most 100 pixels.
+public struct ThumbnailPixels: Sendable, Hashable {
+  /// Width in pixels, 1...100.
+  var width: Int
+  /// Height in pixels, 1...100.
+  var height: Int
+  /// `width * height * 4` bytes: red, green, blue, alpha for each pixel.
+  var rgba: [UInt8]
+}

@@ -1,0 +1,166 @@
+import ArtworkCore
+internal import CVips
+
+/// Owns one libvips image (a `VipsImage *` reference) and drops it in `deinit`.
+///
+/// Each operation returns a new `VipsImage`; libvips images are immutable and lazily computed, so
+/// nothing is decoded until pixels are asked for (`copyMemory`, `minimum`, `rgbaBytes`, saving).
+/// Failures carry the libvips message as `internalDetail` and a public `detail` that the pipeline
+/// stages make specific.
+final class VipsImage {
+  private let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+  /// Takes over one reference the caller owns. Only the Imaging wrappers (`VipsSource`) call it:
+  /// no libvips pointer goes further.
+  init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+    self.pointer = pointer
+  }
+
+  deinit { artwork_vips_unref(pointer) }
+
+  /// Width in pixels.
+  var width: Int { Int(vips_image_get_width(pointer)) }
+  /// Height in pixels (one page: multi-page loads ask for the first page only).
+  var height: Int { Int(vips_image_get_height(pointer)) }
+  /// Number of bands (samples per pixel).
+  var bands: Int { Int(vips_image_get_bands(pointer)) }
+  /// Whether the last band is alpha, by libvips' rule (2 bands grey, 4 bands sRGB, ...).
+  var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+  /// Whether the EXIF orientation (5...8) swaps width and height on autorotation.
+  var orientationSwapsSides: Bool { vips_image_get_orientation_swap(pointer) != 0 }
+  /// Whether an ICC profile is attached.
+  var hasICCProfile: Bool { artwork_vips_has_icc(pointer) != 0 }
+  /// Whether samples are 8-bit unsigned.
+  var isUChar: Bool { artwork_vips_is_uchar(pointer) != 0 }
+  /// Whether the interpretation is sRGB.
+  var isSRGB: Bool { artwork_vips_is_srgb(pointer) != 0 }
+  /// The loader libvips picked, e.g. `jpegload_source`; nil when the image was not loaded.
+  var loader: String? { artwork_vips_loader(pointer).map { String(cString: $0) } }
+
+  /// Runs a libvips operation that writes one output image.
+  private func apply(
+    _ call: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32
+  ) throws(ArtworkError) -> VipsImage {
+    var out: UnsafeMutablePointer<CVips.VipsImage>?
+    guard body(&out) == 0, let out else {
+      throw Vips.failure(.unprocessableImage, "The image could not be decoded.", call: call)
+    }
+    return VipsImage(owning: out)
+  }
+
+  /// Makes every later computation of this image, and of images made from it, fail once
+  /// `deadline` has passed. Returns self, for chaining.
+  @discardableResult
+  func limited(by deadline: Deadline) -> VipsImage {
+    artwork_vips_set_deadline(pointer, deadline.microseconds)
+    return self
+  }
+
+  /// Decodes every pixel into memory once, so the result can be read many times and in any
+  /// order (a sequential load can be read only once, top to bottom).
+  func copyMemory() throws(ArtworkError) -> VipsImage {
+    guard let out = vips_image_copy_memory(pointer) else {
+      throw Vips.failure(
+        .unprocessableImage, "The image could not be decoded.", call: "vips_image_copy_memory")
+    }
+    return VipsImage(owning: out)
+  }
+
+  /// Turns the pixels upright according to the EXIF orientation and drops the tag.
+  func autorotated() throws(ArtworkError) -> VipsImage {
+    try apply("vips_autorot") { artwork_vips_autorot(pointer, $0) }
+  }
+
+  /// sRGB, 8 bits per sample, alpha kept: through the embedded ICC profile when
+  /// `importingProfile` and there is a usable one, else by libvips' colourspace rules (grey,
+  /// 16-bit, CMYK with its built-in profile).
+  ///
+  /// NOTE: pass `importingProfile: false` for the output of a libvips thumbnail: it has already
+  /// imported the profile and tagged the result with sRGB's; importing again would be wasted work.
+  func toSRGB(importingProfile: Bool) throws(ArtworkError) -> VipsImage {
+    var image = self
+    if importingProfile, hasICCProfile {
+      if let imported = try? apply("vips_icc_transform", { artwork_vips_icc_to_srgb(pointer, $0) })
+      {
+        image = imported
+      } else {
+        // A broken profile is not worth refusing the picture for: fall back to the
+        // interpretation's default conversion, as libvips' own thumbnail does.
+        _ = Vips.takeError()
+      }
+    }
+    if !image.isSRGB {
+      image = try image.apply("vips_colourspace") {
+        artwork_vips_colourspace_srgb(image.pointer, $0)
+      }
+    }
+    if !image.isUChar {
+      image = try image.apply("vips_cast") { artwork_vips_cast_uchar(image.pointer, $0) }
+    }
+    return image
+  }
+
+  /// Bands `first..<first+count`.
+  func bands(_ first: Int, count: Int) throws(ArtworkError) -> VipsImage {
+    try apply("vips_extract_band") {
+      artwork_vips_extract_band(pointer, $0, Int32(first), Int32(count))
+    }
+  }
+
+  /// This image with one more band of constant `value` (an opaque alpha: 255).
+  func appendingBand(_ value: Double) throws(ArtworkError) -> VipsImage {
+    try apply("vips_bandjoin_const1") { artwork_vips_bandjoin_const1(pointer, $0, value) }
+  }
+
+  /// Scales by separate horizontal and vertical factors.
+  func resized(horizontal: Double, vertical: Double) throws(ArtworkError) -> VipsImage {
+    try apply("vips_resize") { artwork_vips_resize(pointer, $0, horizontal, vertical) }
+  }
+
+  /// The smallest sample value over all pixels and bands (decodes the pixels).
+  func minimum() throws(ArtworkError) -> Double {
+    var value = 0.0
+    guard artwork_vips_min(pointer, &value) == 0 else {
+      throw Vips.failure(.unprocessableImage, "The image could not be decoded.", call: "vips_min")
+    }
+    return value
+  }
+
+  /// The pixels as packed bytes, row-major (decodes the pixels). Expects 8-bit samples.
+  func pixelBytes() throws(ArtworkError) -> [UInt8] {
+    var size = 0
+    guard let memory = vips_image_write_to_memory(pointer, &size) else {
+      throw Vips.failure(
+        .unprocessableImage, "The image could not be decoded.", call: "vips_image_write_to_memory")
+    }
+    defer { artwork_vips_free(memory) }
+    return Array(UnsafeRawBufferPointer(start: memory, count: size))
+  }
+
+  /// Encodes as JPEG (progressive, optimised coding, metadata stripped).
+  func jpeg(quality: Int) throws(ArtworkError) -> [UInt8] {
+    try save("vips_jpegsave_buffer") { artwork_vips_jpegsave(pointer, $0, $1, Int32(quality)) }
+  }
+
+  /// Encodes as PNG (metadata stripped), as truecolour or, with `palette`, quantised.
+  func png(_ palette: PNGPalette?) throws(ArtworkError) -> [UInt8] {
+    try save("vips_pngsave_buffer") {
+      artwork_vips_pngsave(
+        pointer, $0, $1, palette == nil ? 0 : 1, Int32(palette?.quality ?? 100),
+        Int32(palette?.bitDepth ?? 8), palette?.dither ?? 0, Int32(palette?.effort ?? 7))
+    }
+  }
+
+  private func save(
+    _ call: String,
+    _ body: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
+  ) throws(ArtworkError) -> [UInt8] {
+    var buffer: UnsafeMutableRawPointer?
+    var length = 0
+    guard body(&buffer, &length) == 0, let buffer else {
+      throw Vips.failure(.internal, "The image could not be encoded.", call: call)
+    }
+    defer { artwork_vips_free(buffer) }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+  }
+}

@@ -1,0 +1,66 @@
+import ArtworkCore
+internal import CVips
+
+/// Owns a libvips memory source over a private copy of the input bytes, and opens images from it.
+///
+/// NOTE: libvips images read their source lazily, long after the call that opened them; the copy
+/// (held by libvips' own reference count) keeps every image made from it valid, whatever Swift
+/// does with the original array.
+final class VipsSource {
+  private let pointer: UnsafeMutablePointer<CVips.VipsSource>
+
+  /// Copies `bytes` into a new source.
+  init(copying bytes: [UInt8]) throws(ArtworkError) {
+    let made = bytes.withUnsafeBytes { artwork_vips_source_copy($0.baseAddress, $0.count) }
+    guard let made else {
+      throw Vips.failure(.internal, "The image could not be read.", call: "vips_source_new")
+    }
+    pointer = made
+  }
+
+  deinit { artwork_vips_unref(pointer) }
+
+  /// Parses the header only: the result knows its size, bands and metadata, and decodes its
+  /// first frame in order, top to bottom, when pixels are asked for. Decode errors fail (libvips
+  /// `fail_on` = error) rather than leave grey rows.
+  func open() throws(ArtworkError) -> VipsImage {
+    guard let image = artwork_vips_open(pointer) else {
+      throw Vips.failure(
+        .unprocessableImage, "The image header could not be read.",
+        call: "vips_image_new_from_source")
+    }
+    return VipsImage(owning: image)
+  }
+
+  /// How `thumbnail` fits the picture to its box.
+  enum Fit {
+    /// Cover the box and crop the overflow around the most interesting part (libvips attention).
+    case attentionCrop
+    /// Cover the box and crop the overflow evenly on both sides.
+    case centreCrop
+    /// Scale to exactly the box, distorting the aspect ratio if the box does not match it.
+    case stretch
+  }
+
+  /// libvips' thumbnail: decodes the first frame with shrink-on-load (JPEG DCT scaling, WebP and
+  /// HEIF scaled decoding), autorotates by EXIF orientation, imports any ICC profile (CMYK
+  /// without one through libvips' built-in CMYK profile) and exports sRGB, then scales (up or
+  /// down) to `box` per `fit`. Grey stays grey: callers still convert to sRGB.
+  func thumbnail(_ box: PixelSize, fit: Fit) throws(ArtworkError) -> VipsImage {
+    let (crop, size) =
+      switch fit {
+      case .attentionCrop: (VIPS_INTERESTING_ATTENTION, VIPS_SIZE_BOTH)
+      case .centreCrop: (VIPS_INTERESTING_CENTRE, VIPS_SIZE_BOTH)
+      case .stretch: (VIPS_INTERESTING_NONE, VIPS_SIZE_FORCE)
+      }
+    var out: UnsafeMutablePointer<CVips.VipsImage>?
+    let status = artwork_vips_thumbnail(
+      pointer, &out, Int32(clamping: box.width), Int32(clamping: box.height),
+      Int32(crop.rawValue), Int32(size.rawValue))
+    guard status == 0, let out else {
+      throw Vips.failure(
+        .unprocessableImage, "The image could not be decoded.", call: "vips_thumbnail_source")
+    }
+    return VipsImage(owning: out)
+  }
+}

@@ -1,0 +1,123 @@
+import ArtworkCore
+import HTTP
+
+/// Why a fetch failed, in enough detail for `/v1/check` to name the rule broken; `error` is the
+/// `ArtworkError` a route answers with.
+enum FetchFailure: Sendable, Equatable {
+  /// Not a URL curl parses, or too long.
+  case malformedURL(String)
+  /// A scheme other than http/https (first request or redirect).
+  case scheme(String)
+  /// User name or password in the URL.
+  case userInfo
+  /// A request header value that would smuggle a header.
+  case badHeader
+  /// An address was refused by the policy: one curl was about to dial (`host` nil), or one
+  /// of the addresses the host name resolves to (nothing was dialled then).
+  case refused(AddressVerdict, host: String? = nil)
+  /// The name did not resolve.
+  case unresolved(host: String)
+  /// No connection could be made (refused, unreachable), or it broke.
+  case unreachable(String)
+  /// The TLS certificate was not valid for the host.
+  case certificate(host: String, reason: String)
+  /// The TLS handshake failed.
+  case tls(host: String, reason: String)
+  /// The total deadline passed.
+  case timeout(seconds: Double)
+  /// The body is larger than the cap (declared or counted).
+  case tooLarge(limit: Int)
+  /// A 2xx answer whose Content-Type is not image/*.
+  case notImage(contentType: String?)
+  /// A content coding was applied although none was asked for.
+  case encoded(String)
+  /// A status other than 2xx, 304 or a followed redirect.
+  case status(Int)
+  /// More redirects than allowed.
+  case tooManyRedirects(Int)
+  /// A redirect back to a URL already requested.
+  case loop(String)
+  /// More header bytes than a hop accepts.
+  case headersTooLarge(limit: Int)
+  /// A redirect without a usable Location.
+  case badRedirect(String)
+  /// The awaiting task was cancelled.
+  case cancelled
+  /// Anything else curl reported (detail is internal).
+  case other(String)
+
+  /// The error a route answers with: detail public and actionable, internals separate.
+  var error: ArtworkError {
+    switch self {
+    case .malformedURL(let why):
+      return ArtworkError(.badRequest, "The URL is not valid (\(why)).")
+    case .scheme(let scheme):
+      return ArtworkError(
+        .badRequest, "Only http and https URLs can be fetched, not \(ClientText.quoted(scheme)).")
+    case .userInfo:
+      return ArtworkError(
+        .badRequest, "URLs with a user name or password are refused; use a URL without them.")
+    case .badHeader:
+      return ArtworkError(.badRequest, "A conditional request header contains a line break.")
+    case .refused(let verdict, let host):
+      return ArtworkError(
+        .forbiddenAddress,
+        "\(host.map(verdict.describing(host:)) ?? verdict.description); the service fetches only from public addresses unless ARTWORK_PRIVATE_SOURCES lists it."
+      )
+    case .unresolved(let host):
+      return ArtworkError(.badGateway, "The host name \(ClientText.quoted(host)) does not resolve.")
+    case .unreachable(let why):
+      return ArtworkError(
+        .badGateway, "The source could not be reached.", internalDetail: why)
+    case .certificate(let host, let reason):
+      return ArtworkError(
+        .badGateway, "The TLS certificate of \(ClientText.quoted(host)) is not valid.",
+        internalDetail: reason)
+    case .tls(let host, let reason):
+      return ArtworkError(
+        .badGateway, "The TLS handshake with \(ClientText.quoted(host)) failed.",
+        internalDetail: reason)
+    case .timeout(let seconds):
+      return ArtworkError(
+        .gatewayTimeout, "The source did not send the image within \(Self.format(seconds)) s.")
+    case .tooLarge(let limit):
+      return ArtworkError(
+        .payloadTooLarge, "The source image is larger than \(ByteCount.text(limit)), the limit.")
+    case .notImage(let type):
+      return ArtworkError(
+        .unsupportedMediaType,
+        "The source answered with Content-Type \(type.map(ClientText.quoted) ?? "(none)"), not an image/* type."
+      )
+    case .encoded(let coding):
+      return ArtworkError(
+        .badGateway,
+        "The source sent a \(ClientText.quoted(coding))-encoded body although none was asked for.")
+    case .status(let status):
+      return ArtworkError(
+        .badGateway, "The source answered HTTP \(status) \(Self.reasonPhrase(status)).")
+    case .tooManyRedirects(let limit):
+      return ArtworkError(.badGateway, "The source redirected more than \(limit) times.")
+    case .loop(let url):
+      return ArtworkError(
+        .badGateway, "The source redirects in a loop (back to \(ClientText.quoted(url))).")
+    case .headersTooLarge(let limit):
+      return ArtworkError(.badGateway, "The source sent more than \(limit) bytes of headers.")
+    case .badRedirect(let why):
+      return ArtworkError(.badGateway, "The source sent an unusable redirect (\(why)).")
+    case .cancelled:
+      return FetchPool.cancelledError
+    case .other(let why):
+      return ArtworkError(.badGateway, "The source could not be fetched.", internalDetail: why)
+    }
+  }
+
+  private static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  }
+
+  /// An origin's status in words: its standard phrase, or its class.
+  static func reasonPhrase(_ status: Int) -> String {
+    HTTPStatus.knownReason(status)
+      ?? (status >= 500 ? "(server error)" : status >= 400 ? "(client error)" : "(unexpected)")
+  }
+}

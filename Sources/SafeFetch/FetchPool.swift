@@ -1,0 +1,65 @@
+import ArtworkCore
+import Synchronization
+
+/// A bounded pool of threads for blocking network work (`curl_easy_perform`, `getaddrinfo`), kept
+/// apart from the image workers and from the async executors: a slow origin holds one of these
+/// threads, never a cooperative-pool thread.
+///
+/// Why threads and not one curl-multi loop: every fetch here is a short sequence of blocking hops
+/// with per-hop decisions (policy, redirects) that read naturally as straight-line code, and the
+/// bound (a few dozen concurrent fetches) is far below where a thread per transfer costs anything.
+///
+/// At most `threads` jobs run at once and at most `queueLimit` wait; past that, `run` answers
+/// `ArtworkError(.busy, retryAfter: 1)` at once. Threads start on demand, stay, and end when the
+/// pool is released (`OnDemandThreads`).
+public final class FetchPool: Sendable {
+  private let threads: OnDemandThreads<Void>
+
+  /// - Parameters:
+  ///   - threads: most jobs running at once.
+  ///   - queueLimit: most jobs waiting for a thread.
+  public init(threads: Int = 16, queueLimit: Int = 64) {
+    self.threads = OnDemandThreads(
+      threads: threads, queueLimit: queueLimit, name: "artwork-fetch", stackSize: 2 << 20)
+  }
+
+  /// Runs `work` on a pool thread and returns its result. `work` receives a closure telling it
+  /// whether the awaiting task was cancelled, to poll between blocking steps. The continuation is
+  /// resumed exactly once: by the pool thread after `work`, or here when the queue is full.
+  public func run<T: Sendable>(
+    _ work:
+      @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Result<T, ArtworkError>
+  ) async throws(ArtworkError) -> T {
+    let cancelled = CancellationFlag()
+    let result: Result<T, ArtworkError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let accepted = threads.submit { _ in
+          if cancelled.isSet {
+            continuation.resume(returning: .failure(Self.cancelledError))
+          } else {
+            continuation.resume(returning: work { cancelled.isSet })
+          }
+        }
+        if !accepted {
+          continuation.resume(
+            returning: .failure(
+              ArtworkError(
+                .busy, "Too many source fetches are in progress; retry shortly.", retryAfter: 1)))
+        }
+      }
+    } onCancel: {
+      cancelled.set()
+    }
+    return try result.get()
+  }
+
+  static let cancelledError = ArtworkError(
+    .badGateway, "The fetch was cancelled.", internalDetail: "task cancelled")
+}
+
+/// A one-way flag set when the awaiting task is cancelled, read by the pool thread.
+private final class CancellationFlag: Sendable {
+  private let value = Atomic(false)
+  var isSet: Bool { value.load(ordering: .acquiring) }
+  func set() { value.store(true, ordering: .releasing) }
+}

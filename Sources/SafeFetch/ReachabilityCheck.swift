@@ -1,0 +1,70 @@
+import ArtworkCore
+import CurlClient
+
+/// Answers "would a phone load this URL?" (`POST /v1/check`) with one named verdict per rule.
+///
+/// It looks as a phone does: every address the host resolves to must be public, the fetch uses
+/// the public-only policy (so a private address is judged, and refused at connect time, never
+/// dialled), TLS is verified against the system CAs only, and the body is capped at the phone's
+/// 2,000,000 bytes on the stream.
+public struct ReachabilityCheck: Sendable {
+  /// Recognises a format the phone decodes from the bytes, with its dimensions; nil otherwise.
+  public typealias FormatSniffer =
+    @Sendable ([UInt8]) -> (format: String, width: Int, height: Int)?
+
+  /// The most a Live Activity image may weigh (the conservative reading of "2 MB").
+  public static let phoneMaxBytes = 2_000_000
+
+  let fetcher: SourceFetcher
+  let sniff: FormatSniffer
+
+  /// A check that fetches as a phone would, within `fetchTimeout`, on `pool`.
+  public init(pool: FetchPool, fetchTimeout: Duration = .seconds(8), sniff: @escaping FormatSniffer)
+  {
+    let configuration = SourceFetcher.Configuration(
+      policy: .publicOnly, maxBytes: Self.phoneMaxBytes, fetchTimeout: fetchTimeout)
+    // No CA file, so the initialiser cannot fail.
+    self.init(fetcher: try! SourceFetcher(configuration, pool: pool), sniff: sniff)
+  }
+
+  /// For tests: a fetcher whose policy and trust stand in for the internet's.
+  init(fetcher: SourceFetcher, sniff: @escaping FormatSniffer) {
+    self.fetcher = fetcher
+    self.sniff = sniff
+  }
+
+  /// Runs every check on `url`. Throws `.badRequest` only when the URL cannot be checked at all
+  /// (malformed, a scheme other than http/https, user info), and `.busy` when the pool is full.
+  public func check(_ url: String) async throws(ArtworkError) -> ReachabilityReport {
+    try await fetcher.pool.run { isCancelled in
+      checkBlocking(url, isCancelled: isCancelled)
+    }
+  }
+
+  func checkBlocking(_ text: String, isCancelled: @escaping () -> Bool) -> Result<
+    ReachabilityReport, ArtworkError
+  > {
+    guard text.utf8.count <= SourceFetcher.maxURLLength, let url = CurlURL(text) else {
+      return .failure(FetchFailure.malformedURL("it does not parse as an absolute URL").error)
+    }
+    if let problem = SourceFetcher.problem(with: url) { return .failure(problem.error) }
+    let outcome = fetcher.fetchBlocking(
+      text, conditional: ConditionalRequest(), isCancelled: isCancelled)
+    if outcome.failure == .cancelled { return .failure(FetchPool.cancelledError) }
+    var checks: [ReachabilityReport.Check] = []
+    checks.append(httpsCheck(url))
+    checks.append(addressCheck(url, resolved: outcome.hops.first?.resolution))
+    checks.append(redirectCheck(outcome))
+    checks.append(tlsCheck(url, outcome))
+    checks.append(statusCheck(outcome))
+    checks.append(contentTypeCheck(outcome))
+    checks.append(sizeCheck(outcome))
+    let (formatCheck, sniffed) = self.formatCheck(outcome)
+    checks.append(formatCheck)
+    let ok = checks.allSatisfy(\.ok)
+    return .success(
+      ReachabilityReport(
+        url: text, ok: ok, checks: checks, advice: Self.advice(for: checks),
+        format: sniffed?.format, width: sniffed?.width, height: sniffed?.height))
+  }
+}

@@ -1,0 +1,35 @@
+import ArtworkCore
+import Synchronization
+
+/// Where artwork lives. Implementations: `FileSystemStorage` (default) and `S3Storage`.
+///
+/// Contract, shared by every backend and tested by one suite:
+/// - `put` is create-only and atomic: a reader sees the whole object or nothing. Storing a key
+///   that exists already is success (ids are content hashes); `put` answers whether it created
+///   the object.
+/// - `get`/`head` answer nil for a key that is not stored.
+/// - Records are small opaque values under a text key (the URL result cache); `putRecord`
+///   overwrites atomically.
+/// - Failures are `ArtworkError` of kind `.storageUnavailable` (with `retryAfter`) or `.internal`.
+public protocol ArtworkStorage: Sendable {
+  @discardableResult
+  func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool
+  func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject?
+  /// The stored size in bytes, or nil when not stored.
+  func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int?
+
+  func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError)
+  func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]?
+
+  /// Nil when the storage can be written now; otherwise why not, in words for an operator.
+  func readinessProblem() async -> String?
+
+  /// The object's length and a producer of its bytes in order (nil after the last), or nil when
+  /// not stored: serving reads through this, so a backend can stream without holding whole
+  /// objects. Errors before the first byte are thrown here.
+  func stream(_ key: ArtworkKey) async throws(ArtworkError) -> ObjectStream?
+
+  /// Removes objects not requested for `olderThan`, and records not written for as long; at
+  /// most `limit` removals per pass. Never throws: a failed pass is retried by the next one.
+  func sweep(olderThan: Duration, limit: Int) async -> Int
+}

@@ -1,0 +1,75 @@
+import ArtworkCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension FileSystemStorage {
+  /// Stores an object atomically; an existing object is kept (and marked as requested).
+  /// True when this call created it.
+  func putNow(_ key: ArtworkKey, bytes: [UInt8]) throws(FileError) -> Bool {
+    let final = objectPath(key)
+    // Storing it again means it is in use: refresh its retention mark like a read does. The
+    // check and the refresh happen under the retention lock, so a sweep cannot remove the
+    // object between "it exists" and the caller handing out its URL.
+    let exists = try retentionLock.withLock { _ throws(FileError) -> Bool in
+      guard let existing = try Posix.status(final) else { return false }
+      if existing.modified < Self.now() - Self.touchInterval { Posix.touch(final) }
+      return true
+    }
+    if exists { return false }
+    let bucket = objectBucket(key)
+    let parent = String(bucket.dropLast(3))
+    if try Posix.makeDirectory(parent) { try Posix.syncDirectory(objectsDirectory) }
+    if try Posix.makeDirectory(bucket) { try Posix.syncDirectory(parent) }
+
+    let temporary = temporaryPath()
+    try Posix.writeNew(temporary, bytes)
+    defer { unlink(temporary) }
+    // link() refuses to replace an existing name, which is exactly create-only: two concurrent
+    // puts of one key both succeed and the first object stays.
+    var created = true
+    if link(temporary, final) != 0 {
+      let code = errno
+      switch code {
+      case EEXIST:
+        created = false
+      case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK:
+        // Filesystems without hard links: rename instead. Ids are content hashes, so replacing
+        // an object that appeared meanwhile replaces it with identical bytes.
+        guard rename(temporary, final) == 0 else {
+          throw FileError(operation: "rename", path: final, code: errno)
+        }
+      default:
+        throw FileError(operation: "link", path: final, code: code)
+      }
+    }
+    try Posix.syncDirectory(bucket)
+    return created
+  }
+
+  /// Stores a record atomically, replacing any previous value.
+  func putRecordNow(_ name: String, bytes: [UInt8]) throws(FileError) {
+    let final = recordPath(name)
+    let bucket = String(final.dropLast(65))
+    if try Posix.makeDirectory(bucket) { try Posix.syncDirectory(recordsDirectory) }
+    let temporary = temporaryPath()
+    try Posix.writeNew(temporary, bytes)
+    guard rename(temporary, final) == 0 else {
+      let failure = FileError(operation: "rename", path: final, code: errno)
+      unlink(temporary)
+      throw failure
+    }
+    try Posix.syncDirectory(bucket)
+  }
+
+  /// Removes temp files old enough to be crash leftovers (a write in progress is seconds old at
+  /// most; another process sharing the directory may be writing the young ones).
+  func removeStaleTemporaryFiles() {
+    let cutoff = Self.now() - Self.staleTemporaryAge
+    for name in Posix.list(temporaryDirectory) {
+      let path = "\(temporaryDirectory)/\(name)"
+      if let status = try? Posix.status(path), status.modified < cutoff { unlink(path) }
+    }
+  }
+}
