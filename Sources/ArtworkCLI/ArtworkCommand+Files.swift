@@ -91,7 +91,7 @@ extension ArtworkCommand {
       let options = try ArtworkOptions(fields: fields)
       let bytes = try readFile(file)
       let processor = ArtworkProcessor(
-        pool: WorkerPool(workers: 1, queueLimit: 1),
+        pool: BlockingPool<Void>(name: "artwork-img", threads: 1, queueLimit: 1),
         maxSourceBytes: Int.max, maxPixels: ImageLimits.standard.maxPixels)
       let created = try await processor.render(bytes, declaredType: nil, options: options)
       try? FileManager.default.createDirectory(

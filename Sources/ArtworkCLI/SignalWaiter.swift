@@ -36,9 +36,11 @@ enum SignalWaiter {
   /// Returns the first of SIGTERM/SIGINT to arrive.
   static func wait() async -> Int32 {
     let state = State()
+    // One serial queue of our own for the two signal sources: they do nothing but resume us.
+    let queue = DispatchQueue(label: "artwork-signals")
     let sources = [SIGTERM, SIGINT].map { number in
       signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
       source.setEventHandler { state.deliver(number) }
       source.resume()
       return source

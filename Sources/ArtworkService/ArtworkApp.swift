@@ -27,14 +27,15 @@ public final class ArtworkApp: Sendable {
     self.metrics = Metrics()
     self.busyLog = RateLimitedLog(logger: logger, message: "requests refused: a queue is full")
     self.storage = try await StorageFactory.make(config: config, logger: logger)
-    let pool = WorkerPool(workers: config.workers, queueLimit: config.queueLimit)
+    let pool = BlockingPool<Void>(
+      name: "artwork-img", threads: config.workers, queueLimit: config.queueLimit)
     self.processor = ArtworkProcessor(
       pool: pool, maxSourceBytes: config.maxSourceBytes,
       maxPixels: config.maxPixels)
     self.authenticator = Authenticator(tokens: config.apiTokens)
     self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
-    let fetchPool = FetchPool(threads: 16, queueLimit: 256)
+    let fetchPool = FetchPool(threads: config.fetchThreads, queueLimit: config.fetchThreads * 16)
     self.sources = try SourceResolver(config: config, pool: fetchPool)
     let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     let ttl = config.sourceTTL.seconds

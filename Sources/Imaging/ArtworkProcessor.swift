@@ -24,13 +24,13 @@ public struct ComputedThumbHash: Sendable {
 /// Public so that `artwork-bench` can measure the in-process ceiling of the upload path (the
 /// same work as `POST /v1/artwork`, without HTTP and storage).
 public final class ArtworkProcessor: Sendable {
-  public let pool: WorkerPool
+  public let pool: BlockingPool<Void>
   let maxSourceBytes: Int
   let limits: ImageLimits
 
   /// A processor running its image work on `pool`, refusing sources over `maxSourceBytes` bytes
   /// or `maxPixels` decoded pixels (the service passes `ServiceConfig`'s values).
-  public init(pool: WorkerPool, maxSourceBytes: Int, maxPixels: Int) {
+  public init(pool: BlockingPool<Void>, maxSourceBytes: Int, maxPixels: Int) {
     self.pool = pool
     self.maxSourceBytes = maxSourceBytes
     self.limits = .pixels(maxPixels)

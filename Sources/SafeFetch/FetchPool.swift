@@ -11,16 +11,21 @@ import Synchronization
 ///
 /// At most `threads` jobs run at once and at most `queueLimit` wait; past that, `run` answers
 /// `ArtworkError(.busy, retryAfter: 1)` at once. Threads start on demand, stay, and end when the
-/// pool is released (`OnDemandThreads`).
+/// pool is released (`BlockingPool`).
 public final class FetchPool: Sendable {
-  private let threads: OnDemandThreads<Void>
+  private let threads: BlockingPool<Void>
+  /// Threads for name lookups, which a fetch thread waits on with its deadline (getaddrinfo has
+  /// none of its own): as many as fetch threads, so each fetch can wait on one.
+  let lookups: BlockingPool<Void>
 
   /// - Parameters:
   ///   - threads: most jobs running at once.
   ///   - queueLimit: most jobs waiting for a thread.
   public init(threads: Int = 16, queueLimit: Int = 64) {
-    self.threads = OnDemandThreads(
-      threads: threads, queueLimit: queueLimit, name: "artwork-fetch", stackSize: 2 << 20)
+    self.threads = BlockingPool(
+      name: "artwork-fetch", threads: threads, queueLimit: queueLimit, stackSize: 2 << 20)
+    self.lookups = BlockingPool(
+      name: "artwork-dns", threads: threads, queueLimit: threads, stackSize: 256 << 10)
   }
 
   /// Runs `work` on a pool thread and returns its result. `work` receives a closure telling it

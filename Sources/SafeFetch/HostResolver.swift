@@ -4,19 +4,22 @@ import Glibc
 import Synchronization
 
 /// Resolves a host name to every address it has, with the system resolver (`getaddrinfo`), and
-/// reads each answer from the socket address bytes. Blocking: call on a `FetchPool` thread.
+/// reads each answer from the socket address bytes. Blocking: call on a `FetchPool` thread; the
+/// lookup itself runs on the fetch pool's lookup threads.
 ///
 /// The fetcher judges *every* address of a host name with it before dialling any (and then pins
 /// curl to those addresses); the reachability check judges them as a phone would.
 enum HostResolver {
-  /// `resolve(host)` within `timeout`: the lookup runs on a thread of its own (getaddrinfo has no
-  /// deadline), and a lookup still going at the deadline answers `.timedOut` while its thread
-  /// finishes on its own.
-  static func resolve(_ host: String, within timeout: Duration) -> Resolution {
+  /// `resolve(host)` within `timeout`: the lookup runs on a thread of `lookups` (getaddrinfo has
+  /// no deadline), and a lookup still going at the deadline answers `.timedOut` while its thread
+  /// finishes on its own. A stuck resolver can hold every lookup thread, never more.
+  static func resolve(_ host: String, within timeout: Duration, on lookups: BlockingPool<Void>)
+    -> Resolution
+  {
     let answer = PendingResolution()
-    let thread = Thread { answer.deliver(resolve(host)) }
-    thread.stackSize = 256 * 1024
-    thread.start()
+    guard lookups.submit({ _ in answer.deliver(resolve(host)) }) else {
+      return .failed("too many name lookups are waiting for an answer")
+    }
     guard answer.ready.wait(timeout: .now() + max(0, timeout.seconds)) == .success else {
       return .timedOut
     }

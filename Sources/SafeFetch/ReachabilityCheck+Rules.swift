@@ -17,7 +17,10 @@ extension ReachabilityCheck {
   /// host is resolved here, which for a literal asks no server.
   func addressCheck(_ url: CurlURL, resolved: HostResolver.Resolution?) -> Check {
     let host = url.hostName
-    switch resolved ?? HostResolver.resolve(host, within: fetcher.configuration.fetchTimeout) {
+    switch resolved
+      ?? HostResolver.resolve(
+        host, within: fetcher.configuration.fetchTimeout, on: fetcher.pool.lookups)
+    {
     case .failed(let message):
       return Check(
         name: "public_address", ok: false, reason: "\(host) does not resolve (\(message)).")

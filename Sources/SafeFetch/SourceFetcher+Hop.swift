@@ -35,7 +35,7 @@ extension SourceFetcher {
     let host = url.hostName
     var record = FetchHop(url: url.string)
     if IPAddress(parsing: host) == nil {
-      let resolution = HostResolver.resolve(url.host, within: remaining)
+      let resolution = HostResolver.resolve(url.host, within: remaining, on: pool.lookups)
       record.resolution = resolution
       let (pinned, failure) = judge(resolution, of: url)
       if let failure {

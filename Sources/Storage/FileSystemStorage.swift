@@ -1,5 +1,4 @@
 import ArtworkCore
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -19,7 +18,7 @@ import Synchronization
 /// directory. Readers therefore see a whole object or none. A file's mtime doubles as its
 /// "last requested" marker for retention (see `FileSystemStorage+Retention.swift`).
 ///
-/// NOTE: file I/O is blocking, so each operation runs on a Dispatch global queue thread rather
+/// NOTE: file I/O is blocking, so each operation runs on the storage threads (`threads`) rather
 /// than on the cooperative pool (fsync can take tens of milliseconds on a busy disk).
 public final class FileSystemStorage: ArtworkStorage {
   /// The storage root, without a trailing slash.
@@ -27,6 +26,8 @@ public final class FileSystemStorage: ArtworkStorage {
   let objectsDirectory: String
   let recordsDirectory: String
   let temporaryDirectory: String
+  /// The threads file operations run on.
+  let threads: BlockingPool<Void>
   /// Where the next retention sweep resumes (see `sweep`).
   let sweepCursor = Mutex(0)
   /// Held while the sweep decides about and removes one object, and while a request refreshes
@@ -40,9 +41,12 @@ public final class FileSystemStorage: ArtworkStorage {
   static let touchInterval = 86400
 
   /// Opens (creating as needed) storage rooted at `directory`, and removes temp files that a
-  /// crashed process left behind. Throws `.storageUnavailable` when the directories cannot be
-  /// created.
-  public init(directory: String) throws(ArtworkError) {
+  /// crashed process left behind. File operations run on `threads` threads (at most 4 times as
+  /// many wait). Throws `.storageUnavailable` when the directories cannot be created.
+  public init(directory: String, threads: Int = 16) throws(ArtworkError) {
+    self.threads = BlockingPool(
+      name: "artwork-files", threads: threads, queueLimit: threads * 16, stackSize: 1 << 20,
+      refusal: "Storage is busy; try again shortly.")
     var root = directory
     while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
     self.directory = root
@@ -130,19 +134,17 @@ public final class FileSystemStorage: ArtworkStorage {
 
   // MARK: - Blocking work
 
-  /// Runs blocking file work off the cooperative pool and maps its failure to `ArtworkError`.
+  /// Runs blocking file work on the storage threads (off the cooperative pool) and maps its
+  /// failure to `ArtworkError`.
   func blocking<T: Sendable>(
     _ body: @escaping @Sendable () throws(FileError) -> T
   ) async throws(ArtworkError) -> T {
-    let result: Result<T, FileError> = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: Result { () throws(FileError) -> T in try body() })
+    try await threads.run { () throws(ArtworkError) -> T in
+      do throws(FileError) {
+        return try body()
+      } catch {
+        throw error.artworkError
       }
-    }
-    do {
-      return try result.get()
-    } catch {
-      throw error.artworkError
     }
   }
 }

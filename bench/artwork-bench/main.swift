@@ -117,7 +117,8 @@ func runCeiling(_ options: Options) async {
   let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400))
   // Same pool and limits as the service's defaults (ARTWORK_QUEUE=64, 2 MB, 40 MP).
   let processor = ArtworkProcessor(
-    pool: WorkerPool(workers: workers, queueLimit: 64), maxSourceBytes: 2_000_000,
+    pool: BlockingPool<Void>(name: "artwork-img", threads: workers, queueLimit: 64),
+    maxSourceBytes: 2_000_000,
     maxPixels: 40_000_000)
   let counter = Counter()
   let start = ContinuousClock.now

@@ -57,6 +57,20 @@ extension ServiceConfig {
       "ARTWORK_QUEUE", "64",
       "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After."
     ),
+    (
+      "ARTWORK_FETCH_THREADS", "16",
+      "Source fetches at once (1 to 256), each with a thread of its own for its name lookup; 16 "
+        + "times as many may wait."
+    ),
+    (
+      "ARTWORK_STORAGE_THREADS", "16",
+      "Storage operations at once (1 to 256): S3 transfers, each with its kept-alive connection, "
+        + "or file operations."
+    ),
+    (
+      "ARTWORK_HTTP_THREADS", "number of cores, at most 8",
+      "HTTP server threads (1 to 64), each an epoll loop; handlers run on Swift's own threads."
+    ),
     ("ARTWORK_FETCH_TIMEOUT", "8s", "Total time for one source fetch: `8`, `8s` or `1500ms`."),
     ("ARTWORK_CA_FILE", "(system)", "Extra PEM CA bundle trusted when fetching sources."),
     (

@@ -19,6 +19,12 @@ public struct ServiceConfig: Sendable {
   public var maxSourceBytes: Int
   public var maxPixels: Int
   public var workers: Int
+  /// Threads for source fetches (and as many for their name lookups).
+  public var fetchThreads: Int
+  /// Threads for storage operations (S3 transfers or file operations).
+  public var storageThreads: Int
+  /// HTTP server threads (epoll loops).
+  public var httpThreads: Int
   /// Jobs allowed to wait for a worker before requests are answered 503.
   public var queueLimit: Int
   public var fetchTimeout: Duration
@@ -90,6 +96,10 @@ public struct ServiceConfig: Sendable {
     maxPixels = reader.integer("ARTWORK_MAX_PIXELS", default: 40_000_000, range: 1...1_000_000_000)
     workers = reader.integer("ARTWORK_WORKERS", default: max(1, processorCount), range: 1...256)
     queueLimit = reader.integer("ARTWORK_QUEUE", default: 64, range: 0...100_000)
+    fetchThreads = reader.integer("ARTWORK_FETCH_THREADS", default: 16, range: 1...256)
+    storageThreads = reader.integer("ARTWORK_STORAGE_THREADS", default: 16, range: 1...256)
+    httpThreads = reader.integer(
+      "ARTWORK_HTTP_THREADS", default: min(max(1, processorCount), 8), range: 1...64)
     fetchTimeout = reader.duration(
       "ARTWORK_FETCH_TIMEOUT", default: .seconds(8), units: [.milliseconds, .seconds],
       bare: .seconds, range: .milliseconds(1)...(.seconds(300)), rangeText: "from 1ms to 300s")

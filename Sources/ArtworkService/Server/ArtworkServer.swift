@@ -23,6 +23,7 @@ public final class ArtworkServer: Sendable {
     var configuration = HTTPServerConfiguration()
     configuration.host = config.listen.host
     configuration.port = config.listen.port
+    configuration.threadCount = config.httpThreads
     configuration.maxConnections = config.maxConnections
     configuration.maxConnectionsPerAddress = config.maxConnectionsPerClient
     configuration.headTimeout = config.headTimeout
@@ -63,9 +64,18 @@ public final class ArtworkServer: Sendable {
   /// The port actually bound (useful with port 0).
   public var port: Int { server.port }
 
-  /// Stops accepting, lets in-flight requests finish within the configured grace, then stops.
+  /// Stops accepting, lets in-flight requests finish within the configured grace, then stops;
+  /// image work still running for requests that were cut is given what is left of the grace
+  /// (libvips work cannot be interrupted from outside, and the process must not exit under it).
   public func shutdown() async {
+    let deadline = ContinuousClock.now + grace
     sweeper?.stop()
     await server.shutdown(gracePeriod: grace)
+    let left = max(.zero, deadline - ContinuousClock.now)
+    if !(await app.processor.pool.shutdown(within: left)) {
+      app.logger.warn(
+        "image work still running at the end of the shutdown grace",
+        ["busy": .int(app.processor.pool.stats.busy)])
+    }
   }
 }

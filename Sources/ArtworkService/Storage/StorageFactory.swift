@@ -8,7 +8,7 @@ enum StorageFactory {
   {
     switch config.storage {
     case .fileSystem(let directory):
-      return try FileSystemStorage(directory: directory)
+      return try FileSystemStorage(directory: directory, threads: config.storageThreads)
     case .s3(let bucket, let prefix):
       let settings = config.s3
       let storage = S3Storage(
@@ -18,7 +18,7 @@ enum StorageFactory {
           virtualHosted: settings.virtualHosted),
         // Hosted-image GETs wait on the store's latency, not on CPU: 4 transfers at once capped
         // GET /v1/images at about 0.4x of direct GETs at concurrency 32 (BENCHMARKS.md, S3).
-        threads: 16)
+        threads: config.storageThreads)
       // Start anyway: the store may come up later. /readyz keeps saying why until it does.
       if let problem = await storage.readinessProblem() {
         logger.error(

@@ -31,7 +31,7 @@ extension Metrics {
   }
 
   /// Copies the pool's current load into the gauges (call just before `render()`).
-  public func update(pool stats: WorkerPool.Stats) {
+  public func update(pool stats: PoolStats) {
     set(Self.workersBusy, to: Double(stats.busy))
     set(Self.queueWaiting, to: Double(stats.queued))
   }

@@ -12,13 +12,13 @@ import CurlClient
 ///
 /// At most `threads` transfers run at once and at most `queueLimit` wait; past that `run`
 /// answers nil at once (the caller reports the store as unavailable). Threads start on demand
-/// and end when the pool is released (`OnDemandThreads`).
+/// and end when the pool is released (`BlockingPool`).
 final class S3HandlePool: Sendable {
-  private let threads: OnDemandThreads<CurlEasy>
+  private let threads: BlockingPool<CurlEasy>
 
   init(threads: Int, queueLimit: Int = 256) {
-    self.threads = OnDemandThreads(
-      threads: threads, queueLimit: queueLimit, name: "artwork-s3", stackSize: 1 << 20)
+    self.threads = BlockingPool(
+      name: "artwork-s3", threads: threads, queueLimit: queueLimit, stackSize: 1 << 20)
   }
 
   /// Runs `work` on a pool thread with that thread's handle and returns its result; nil when

@@ -138,7 +138,9 @@ struct IsolatedNetworkChild {
   /// even when the other answers are allowed; a name whose every answer is allowed is fetched.
   @Test func aNameWithAnyRefusedAnswerIsRefusedWhole() async throws {
     try Self.requireIsolation()
-    let resolved = HostResolver.resolve("mixed.test", within: .seconds(5))
+    let resolved = HostResolver.resolve(
+      "mixed.test", within: .seconds(5),
+      on: BlockingPool<Void>(name: "t-dns", threads: 1, queueLimit: 0))
     try #require(
       resolved == .addresses([IPAddress(parsing: "127.0.0.1")!, IPAddress(parsing: "10.0.0.1")!]),
       "the namespace's /etc/hosts is not in place: \(resolved)")

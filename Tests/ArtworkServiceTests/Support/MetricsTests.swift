@@ -34,7 +34,7 @@ import Testing
     metrics.recordCacheLookup(hit: false)
     metrics.recordCacheLookup(hit: false)
     metrics.recordQueueRejection()
-    metrics.update(pool: WorkerPool.Stats(busy: 2, queued: 5))
+    metrics.update(pool: PoolStats(busy: 2, queued: 5))
     let text = metrics.render()
     let lines = Set(text.split(separator: "\n").map(String.init))
     for expected in [

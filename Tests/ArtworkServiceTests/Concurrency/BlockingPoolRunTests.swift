@@ -26,9 +26,9 @@ private final class Occupancy: Sendable {
   func leave() { counts.withLock { $0.now -= 1 } }
 }
 
-@Suite struct WorkerPoolTests {
+@Suite struct BlockingPoolRunTests {
   @Test func runsJobsOnItsOwnThreadsAndReturnsResultsAndErrors() async throws {
-    let pool = WorkerPool(workers: 2, queueLimit: 100)
+    let pool = BlockingPool<Void>(name: "t-pool", threads: 2, queueLimit: 100)
     let threads = try await withThrowingTaskGroup(of: UInt.self) { group in
       for _ in 0..<40 {
         group.addTask {
@@ -50,7 +50,7 @@ private final class Occupancy: Sendable {
   }
 
   @Test func concurrencyNeverExceedsWorkersAndEveryJobCompletesOnce() async throws {
-    let pool = WorkerPool(workers: 3, queueLimit: 1000)
+    let pool = BlockingPool<Void>(name: "t-pool", threads: 3, queueLimit: 1000)
     let occupancy = Occupancy()
     let results = try await withThrowingTaskGroup(of: Int.self) { group in
       for index in 0..<200 {
@@ -72,14 +72,14 @@ private final class Occupancy: Sendable {
     }
     #expect(results.sorted() == Array(0..<200))
     #expect(occupancy.most <= 3)
-    #expect(pool.stats == WorkerPool.Stats(busy: 0, queued: 0))
+    #expect(pool.stats == PoolStats(busy: 0, queued: 0))
     await pool.shutdown()
   }
 
   @Test func fullQueueIsRefusedImmediately() async throws {
     let workers = 2
     let queueLimit = 3
-    let pool = WorkerPool(workers: workers, queueLimit: queueLimit)
+    let pool = BlockingPool<Void>(name: "t-pool", threads: workers, queueLimit: queueLimit)
     let gate = DispatchSemaphore(value: 0)
     let (started, startedSink) = AsyncStream.makeStream(of: Void.self)
 
@@ -103,7 +103,7 @@ private final class Occupancy: Sendable {
     var iterator = started.makeAsyncIterator()
     for _ in 0..<workers { await iterator.next() }
     // Both workers are inside a job; wait until the other jobs are queued too.
-    while pool.stats != WorkerPool.Stats(busy: workers, queued: queueLimit) { await Task.yield() }
+    while pool.stats != PoolStats(busy: workers, queued: queueLimit) { await Task.yield() }
 
     let error = await #expect(throws: ArtworkError.self) {
       try await pool.run { () throws(ArtworkError) -> Int in 0 }
@@ -119,7 +119,7 @@ private final class Occupancy: Sendable {
   }
 
   @Test func shutdownFinishesQueuedWorkThenRefuses() async throws {
-    let pool = WorkerPool(workers: 1, queueLimit: 10)
+    let pool = BlockingPool<Void>(name: "t-pool", threads: 1, queueLimit: 10)
     let gate = DispatchSemaphore(value: 0)
     let done = Occupancy()
     let jobs = Task {
@@ -134,7 +134,7 @@ private final class Occupancy: Sendable {
         }
       }
     }
-    while pool.stats != WorkerPool.Stats(busy: 1, queued: 4) { await Task.yield() }
+    while pool.stats != PoolStats(busy: 1, queued: 4) { await Task.yield() }
     pool.beginShutdown()
     let stopping = Task { await pool.shutdown() }
     let error = await #expect(throws: ArtworkError.self) {

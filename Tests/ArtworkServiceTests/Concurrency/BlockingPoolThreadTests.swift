@@ -16,7 +16,7 @@ private final class Token: Sendable {
   deinit { Self.dropped.add(1, ordering: .sequentiallyConsistent) }
 }
 
-@Suite(.serialized) struct OnDemandThreadsTests {
+@Suite(.serialized) struct BlockingPoolThreadTests {
   /// Waits up to 5 s for `condition`.
   private func eventually(_ condition: () -> Bool) async -> Bool {
     for _ in 0..<500 {
@@ -27,7 +27,7 @@ private final class Token: Sendable {
   }
 
   @Test func aThreadKeepsItsLocalValueFromJobToJob() async {
-    let pool = OnDemandThreads<Int>(threads: 1, queueLimit: 8, name: "t-local", stackSize: 1 << 20)
+    let pool = BlockingPool<Int>(name: "t-local", threads: 1, queueLimit: 8, stackSize: 1 << 20)
     let seen = Mutex<[Int]>([])
     let done = DispatchSemaphore(value: 0)
     for _ in 0..<3 {
@@ -43,12 +43,12 @@ private final class Token: Sendable {
   }
 
   @Test func runsAtMostThreadsJobsAndQueuesAtMostQueueLimit() async {
-    let pool = OnDemandThreads<Void>(threads: 2, queueLimit: 1, name: "t-bound", stackSize: 1 << 20)
+    let pool = BlockingPool<Void>(name: "t-bound", threads: 2, queueLimit: 1, stackSize: 1 << 20)
     let gate = DispatchSemaphore(value: 0)
     let running = Atomic<Int>(0)
     let most = Atomic<Int>(0)
     let finished = Atomic<Int>(0)
-    let job: OnDemandThreads<Void>.Job = { _ in
+    let job: BlockingPool<Void>.Job = { _ in
       let now = running.add(1, ordering: .sequentiallyConsistent).newValue
       _ = most.max(now, ordering: .sequentiallyConsistent)
       gate.wait()
@@ -71,8 +71,8 @@ private final class Token: Sendable {
   @Test func threadsEndWhenThePoolIsReleased() async {
     let before = Token.dropped.load(ordering: .sequentiallyConsistent)
     let created = Atomic<Int>(0)
-    var pool: OnDemandThreads<Token>? = OnDemandThreads(
-      threads: 2, queueLimit: 0, name: "t-end", stackSize: 1 << 20)
+    var pool: BlockingPool<Token>? = BlockingPool(
+      name: "t-end", threads: 2, queueLimit: 0, stackSize: 1 << 20)
     let done = DispatchSemaphore(value: 0)
     for _ in 0..<2 {
       _ = pool?.submit { local in
