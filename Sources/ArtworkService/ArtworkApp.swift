@@ -53,8 +53,8 @@ public final class ArtworkApp: Sendable {
   /// Every route of the API.
   public func router() -> Router {
     var router = Router()
-    let upload: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightUpload($0) }
-    let json: @Sendable (HTTPRequestHead) -> HTTPResponse? = { [self] in preflightJSON($0) }
+    let upload = preflight { [self] (head) throws(ArtworkError) in try checkUploadHead(head) }
+    let json = preflight { [self] (head) throws(ArtworkError) in try checkJSONHead(head) }
     let uploadLimit = maxUploadBodyBytes
     let tooLarge: @Sendable (Int?) -> String = { [self] in uploadTooLarge(declared: $0) }
     router.add(
@@ -70,50 +70,8 @@ public final class ArtworkApp: Sendable {
     router.add(.get, "/v1/thumbhash/{name}", handler(thumbHashPNG))
     router.add(.get, "/healthz") { _ in JSONResponse.make(200, .object([("status", .string("ok"))]))
     }
-    router.add(.get, "/readyz") { [self] request in await readiness(request) }
+    router.add(.get, "/readyz", handler(readiness))
     router.add(.get, "/metrics") { [self] _ in metricsResponse() }
     return router
-  }
-
-  /// A route handler whose errors become problem responses through `respond`.
-  private func handler(
-    _ body: @escaping @Sendable (HTTPRequest) async throws(ArtworkError) -> HTTPResponse
-  ) -> HTTPHandler {
-    { [self] request in
-      await respond(request) { () throws(ArtworkError) in try await body(request) }
-    }
-  }
-
-  /// Runs a route body; any error becomes its problem response (the one mapping), logged by class.
-  func respond(
-    _ request: HTTPRequest, _ body: () async throws(ArtworkError) -> HTTPResponse
-  ) async -> HTTPResponse {
-    do {
-      return try await body()
-    } catch {
-      log(error, request: request.head)
-      return error.problemResponse(requestID: request.head.id)
-    }
-  }
-
-  /// Client errors log quietly (info), server errors loudly (error); both with internal detail.
-  func log(_ error: ArtworkError, request: HTTPRequestHead) {
-    var fields: [String: LogValue] = [
-      "request_id": .string(request.id), "path": .string(request.path),
-      "kind": .string(error.kind.rawValue), "detail": .string(error.detail),
-    ]
-    if let internalDetail = error.internalDetail { fields["internal"] = .string(internalDetail) }
-    // `.busy` only ever comes from a full worker or fetch queue refusing the job: thousands a
-    // second under overload, so one line a second says how many.
-    if error.kind == .busy {
-      metrics.recordQueueRejection()
-      busyLog.note(["path": .string(request.path), "detail": .string(error.detail)])
-      return
-    }
-    if error.isServerError {
-      logger.error("request failed", fields)
-    } else {
-      logger.info("request refused", fields)
-    }
   }
 }

@@ -54,34 +54,30 @@ extension ArtworkError.Kind {
     case .gatewayTimeout: "Gateway timeout"
     }
   }
-
-  /// The kind for a status the HTTP layer produced by itself (no route, body too large...).
-  init(status: Int) {
-    switch status {
-    case 401: self = .unauthorized
-    case 403: self = .forbiddenAddress
-    case 404: self = .notFound
-    case 405: self = .methodNotAllowed
-    case 413: self = .payloadTooLarge
-    case 415: self = .unsupportedMediaType
-    case 422: self = .unprocessableImage
-    case 431: self = .headersTooLarge
-    case 414: self = .targetTooLong
-    case 408: self = .requestTimeout
-    case 417: self = .expectationFailed
-    case 429: self = .tooManyConnections
-    case 501: self = .notImplemented
-    case 505: self = .versionNotSupported
-    case 502: self = .badGateway
-    case 503: self = .busy
-    case 504: self = .gatewayTimeout
-    case 400..<500: self = .badRequest
-    default: self = .internal
-    }
-  }
 }
 
 extension ArtworkError {
+  /// The error behind an answer the HTTP layer gives by itself, named by what it refused.
+  init(_ problem: HTTPProblem) {
+    let kind: Kind =
+      switch problem.reason {
+      case .malformed: .badRequest
+      case .notFound: .notFound
+      case .methodNotAllowed: .methodNotAllowed
+      case .timeout: .requestTimeout
+      case .bodyTooLarge: .payloadTooLarge
+      case .targetTooLong: .targetTooLong
+      case .expectationFailed: .expectationFailed
+      case .tooManyConnections: .tooManyConnections
+      case .headTooLarge: .headersTooLarge
+      case .invalidAnswer: .internal
+      case .notImplemented: .notImplemented
+      case .unavailable: .busy
+      case .versionNotSupported: .versionNotSupported
+      }
+    self.init(kind, problem.detail)
+  }
+
   /// Whether the failure is the server's (logged loudly) rather than the client's (logged quietly).
   var isServerError: Bool { kind.status >= 500 }
 

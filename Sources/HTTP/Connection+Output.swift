@@ -121,7 +121,7 @@ extension Connection {
       requestID: exchange.id ?? "-", method: exchange.method ?? HTTPMethod(rawValue: "-"),
       path: exchange.path
         ?? (exchange.method == nil ? "-" : String(decoding: parser.target, as: UTF8.self)),
-      status: exchange.status ?? 0,
+      route: exchange.route?.pattern.text, status: exchange.status ?? 0,
       duration: Double(components.seconds) + Double(components.attoseconds) * 1e-18,
       bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed)
   }

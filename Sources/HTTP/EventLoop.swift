@@ -236,7 +236,8 @@ final class EventLoop: @unchecked Sendable {
     close(fd)
     core.log(
       HTTPAccessRecord(
-        requestID: id, method: HTTPMethod(rawValue: "-"), path: "-", status: response.status,
+        requestID: id, method: HTTPMethod(rawValue: "-"), path: "-", route: nil,
+        status: response.status,
         duration: 0, bytesSent: body.count, remoteAddress: address, completed: true))
   }
 

@@ -6,6 +6,9 @@ public struct HTTPAccessRecord: Sendable {
   public var method: HTTPMethod
   /// The decoded path (the raw path when it did not decode).
   public var path: String
+  /// The pattern of the route that served the request (`/v1/images/{name}`), nil when none did:
+  /// a low-cardinality label for metrics.
+  public var route: String?
   /// The status sent.
   public var status: Int
   /// Seconds from the request line to the end of the exchange.

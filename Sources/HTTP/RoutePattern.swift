@@ -9,10 +9,13 @@ struct RoutePattern: Sendable, Equatable {
 
   /// The pattern's segments, after the leading `/`.
   let segments: [Segment]
+  /// The pattern as written, e.g. `/v1/images/{name}`.
+  let text: String
 
   /// Parses a pattern. It must start with `/`.
   init(_ pattern: String) {
     precondition(pattern.hasPrefix("/"), "route pattern must start with '/': \(pattern)")
+    text = pattern
     segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
       piece in
       if piece.count > 2, piece.hasPrefix("{"), piece.hasSuffix("}") {

@@ -11,6 +11,11 @@ struct Authenticator: Sendable {
   var isEnabled: Bool { !tokens.isEmpty }
 
   /// Nil when `authorization` (the header's value) carries a configured token, else the error.
+  /// Throws `.unauthorized` unless `authorization` carries one of the tokens (or none is set).
+  func authorize(_ authorization: String?) throws(ArtworkError) {
+    if let error = check(authorization: authorization) { throw error }
+  }
+
   func check(authorization: String?) -> ArtworkError? {
     guard isEnabled else { return nil }
     guard let authorization else {

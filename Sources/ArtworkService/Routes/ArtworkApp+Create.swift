@@ -4,37 +4,23 @@ import Imaging
 
 extension ArtworkApp {
   /// Checks that need only the request head, run before any body byte is read, in the order of
-  /// the API: auth, then the declared body size, then the declared body type. (The HTTP layer
-  /// also enforces the size limit after this, and while a body without a length arrives.)
-  func preflightUpload(_ head: HTTPRequestHead) -> HTTPResponse? {
-    if let error = authenticator.check(authorization: head.headers["Authorization"]) {
-      log(error, request: head)
-      return error.problemResponse(requestID: head.id)
-    }
+  /// the API: auth, then the declared body size, then the declared body type, then admission.
+  /// (The HTTP layer also enforces the size limit while a body without a length arrives.)
+  func checkUploadHead(_ head: HTTPRequestHead) throws(ArtworkError) {
+    try authenticator.authorize(head.headers["Authorization"])
     if let declared = head.headers["Content-Length"].flatMap({ Int($0) }),
       declared > maxUploadBodyBytes
     {
-      let error = ArtworkError(.payloadTooLarge, uploadTooLarge(declared: declared))
-      log(error, request: head)
-      return error.problemResponse(requestID: head.id)
+      throw ArtworkError(.payloadTooLarge, uploadTooLarge(declared: declared))
     }
     let essence = mediaTypeEssence(head.headers["Content-Type"] ?? "")
-    do {
-      try ArtworkRequest.checkContentType(essence)
-    } catch {
-      log(error, request: head)
-      return error.problemResponse(requestID: head.id)
-    }
+    try ArtworkRequest.checkContentType(essence)
     // Admission: an upload that would find the image queue full is refused now, before its
     // body is read into memory. (A JSON body names a URL whose result may be cached, so it
     // goes on.)
     if essence != "application/json", processor.pool.isFull {
-      let error = ArtworkError(
-        .busy, "The image queue is full; retry in a second.", retryAfter: 1)
-      log(error, request: head)
-      return error.problemResponse(requestID: head.id)
+      throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
     }
-    return nil
   }
 
   /// The 413 detail for an upload whose body is over the limit, quoting the documented image
@@ -48,20 +34,13 @@ extension ArtworkApp {
   }
 
   /// Auth and a JSON content type, for `POST /v1/check`.
-  func preflightJSON(_ head: HTTPRequestHead) -> HTTPResponse? {
-    if let error = authenticator.check(authorization: head.headers["Authorization"]) {
-      log(error, request: head)
-      return error.problemResponse(requestID: head.id)
-    }
-    let essence = mediaTypeEssence(head.headers["Content-Type"] ?? "")
-    guard essence == "application/json" else {
-      let error = ArtworkError(
+  func checkJSONHead(_ head: HTTPRequestHead) throws(ArtworkError) {
+    try authenticator.authorize(head.headers["Authorization"])
+    guard mediaTypeEssence(head.headers["Content-Type"] ?? "") == "application/json" else {
+      throw ArtworkError(
         .unsupportedMediaType,
         "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
-      log(error, request: head)
-      return error.problemResponse(requestID: head.id)
     }
-    return nil
   }
 
   /// `POST /v1/artwork`: 201 with the hosted URL, shape, ThumbHash and facts of what was stored.

@@ -3,11 +3,9 @@ import HTTP
 
 extension ArtworkApp {
   /// `GET /readyz`: 200 when storage can be written now, else 503 saying why.
-  func readiness(_ request: HTTPRequest) async -> HTTPResponse {
+  func readiness(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
     if let problem = await storage.readinessProblem() {
-      let error = ArtworkError(.storageUnavailable, problem, retryAfter: 5)
-      log(error, request: request.head)
-      return error.problemResponse(requestID: request.head.id)
+      throw ArtworkError(.storageUnavailable, problem, retryAfter: 5)
     }
     return JSONResponse.make(200, .object([("status", .string("ready"))]))
   }

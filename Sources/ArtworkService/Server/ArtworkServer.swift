@@ -33,13 +33,12 @@ public final class ArtworkServer: Sendable {
     configuration.maxDiscardBytes = config.discardBytes
     configuration.bodyMemoryLimit = config.bodyMemory
     configuration.problemResponder = { problem in
-      ArtworkError(ArtworkError.Kind(status: problem.status), problem.detail)
-        .problemResponse(requestID: problem.requestID)
+      ArtworkError(problem).problemResponse(requestID: problem.requestID)
     }
     let metrics = app.metrics
     configuration.accessLog = { record in
       metrics.recordRequest(
-        route: RouteLabel.of(record.path), status: record.status,
+        route: record.route ?? "other", status: record.status,
         duration: .seconds(record.duration))
       // The fields are built only when the line will be written (the hot path of cached answers).
       guard logger.level <= .info else { return }
