@@ -100,7 +100,7 @@ extension ArtworkCommand {
         .path
       try writeFileAtomically(path, created.rendered.bytes)
       let json = ArtworkApp.artworkJSON(
-        CachedArtwork(created, shape: options.shape), location: path, sourceURL: nil)
+        ArtworkAnswer(created, shape: options.shape), location: path, sourceURL: nil)
       printOut(json.text + "\n")
       return 0
     } catch {

@@ -33,10 +33,13 @@ public final class BlockingPool<Local>: Sendable {
   /// A job: runs on a pool thread with that thread's `Local` (nil until a job leaves one).
   public typealias Job = @Sendable (_ local: inout Local?) -> Void
 
+  /// A queued job: runs the work and answers what to do once its thread counts as free again.
+  private typealias Queued = @Sendable (_ local: inout Local?) -> (@Sendable () -> Void)?
+
   private struct State {
     /// FIFO of waiting jobs: `queue[head...]` are pending. A taken job's slot is cleared at once
     /// (a job's closure may hold its request's source bytes); the empty prefix is dropped lazily.
-    var queue: [Job?] = []
+    var queue: [Queued?] = []
     var head = 0
     var started = 0
     var idle = 0
@@ -46,7 +49,7 @@ public final class BlockingPool<Local>: Sendable {
 
     var queued: Int { queue.count - head }
 
-    mutating func take() -> Job? {
+    mutating func take() -> Queued? {
       guard head < queue.count else { return nil }
       let job = queue[head]
       // NOTE: without this, up to 64+ finished jobs stayed referenced until the next compaction,
@@ -84,15 +87,23 @@ public final class BlockingPool<Local>: Sendable {
   ///   - stackSize: bytes of stack per thread (libvips, libcurl and OpenSSL want more than the
   ///     512 KiB default of secondary threads).
   ///   - refusal: the `.busy` error's detail when `run` is refused.
+  ///   - prestart: start every thread now rather than on demand (for a pool that is busy from
+  ///     the first request: a job then never waits for its thread to start).
   public init(
     name: String, threads: Int, queueLimit: Int, stackSize: Int = 8 << 20,
-    refusal: String = "the service is busy; try again shortly"
+    refusal: String = "the service is busy; try again shortly", prestart: Bool = false
   ) {
     self.name = name
     self.threads = max(1, threads)
     self.queueLimit = max(0, queueLimit)
     self.stackSize = stackSize
     self.refusal = refusal
+    guard prestart else { return }
+    shared.state.withLock { state in
+      state.started = self.threads
+      state.idle = self.threads
+    }
+    for number in 1...self.threads { startThread(number: number) }
   }
 
   deinit {
@@ -105,6 +116,13 @@ public final class BlockingPool<Local>: Sendable {
 
   /// Queues `job`; false (and `job` never runs) when the queue is full or the pool is stopping.
   public func submit(_ job: @escaping Job) -> Bool {
+    enqueue { local in
+      job(&local)
+      return nil
+    }
+  }
+
+  private func enqueue(_ job: @escaping Queued) -> Bool {
     let spawn: Int? = shared.state.withLock { state in
       // Jobs an idle or not-yet-started thread takes at once do not count as waiting.
       let capacity = queueLimit + state.idle + (threads - state.started)
@@ -189,7 +207,7 @@ public final class BlockingPool<Local>: Sendable {
     while true {
       // `idle` already counts this thread (set when spawned, or at the end of the last job).
       shared.wake.wait()
-      let job: Job? = shared.state.withLock { state in
+      let job: Queued? = shared.state.withLock { state in
         guard let job = state.take() else { return nil }
         state.idle -= 1
         state.busy += 1
@@ -210,11 +228,14 @@ public final class BlockingPool<Local>: Sendable {
         for waiter in waiters { waiter.resume() }
         return
       }
-      job(&local)
+      let then = job(&local)
+      // The thread counts as free before its caller resumes, so a caller that goes on to
+      // submit again (or reads `stats`) sees the capacity it just released.
       shared.state.withLock { state in
         state.busy -= 1
         state.idle += 1
       }
+      then?()
     }
   }
 }
@@ -231,8 +252,9 @@ extension BlockingPool where Local == Void {
   ) async throws(ArtworkError) -> T {
     let refusal = self.refusal
     let result: Result<T, ArtworkError> = await withCheckedContinuation { continuation in
-      let accepted = submit { _ in
-        continuation.resume(returning: Result { () throws(ArtworkError) -> T in try work() })
+      let accepted = enqueue { _ in
+        let result = Result { () throws(ArtworkError) -> T in try work() }
+        return { continuation.resume(returning: result) }
       }
       if !accepted {
         let detail = isStopping ? "the service is shutting down" : refusal

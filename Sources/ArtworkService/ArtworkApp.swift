@@ -13,9 +13,14 @@ public final class ArtworkApp: Sendable {
   let storage: any ArtworkStorage
   let processor: ArtworkProcessor
   let authenticator: Authenticator
-  let sources: SourceResolver
-  let artworkCache: SourceCache<CachedArtwork>
-  let thumbHashCache: SourceCache<CachedThumbHash>
+  /// Fetches source URLs under the address policy and limits.
+  let fetcher: SourceFetcher
+  /// Answers `POST /v1/check` with a phone's rules.
+  let reachability: ReachabilityCheck
+  /// The remembered result of each source URL and options.
+  let artworkResults: ResultCache<ArtworkAnswer>
+  /// The remembered ThumbHash of each source URL.
+  let thumbHashResults: ResultCache<ThumbHashAnswer>
   let hotImages: HotImageCache
   /// Refusals of a full queue: counted in /metrics, logged at most once a second.
   let busyLog: RateLimitedLog
@@ -28,7 +33,8 @@ public final class ArtworkApp: Sendable {
     self.busyLog = RateLimitedLog(logger: logger, message: "requests refused: a queue is full")
     self.storage = try await StorageFactory.make(config: config, logger: logger)
     let pool = BlockingPool<Void>(
-      name: "artwork-img", threads: config.workers, queueLimit: config.queueLimit)
+      name: "artwork-img", threads: config.workers, queueLimit: config.queueLimit,
+      prestart: true)
     self.processor = ArtworkProcessor(
       pool: pool, maxSourceBytes: config.maxSourceBytes,
       maxPixels: config.maxPixels)
@@ -36,13 +42,23 @@ public final class ArtworkApp: Sendable {
     self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
     let fetchPool = FetchPool(threads: config.fetchThreads, queueLimit: config.fetchThreads * 16)
-    self.sources = try SourceResolver(config: config, pool: fetchPool)
+    self.fetcher = try SourceFetcher(
+      SourceFetcher.Configuration(
+        policy: AddressPolicy(privateSources: config.privateSourceList),
+        maxBytes: config.maxSourceBytes, fetchTimeout: config.fetchTimeout,
+        caFile: config.caFile),
+      pool: fetchPool)
+    self.reachability = ReachabilityCheck(pool: fetchPool, fetchTimeout: config.fetchTimeout) {
+      bytes in
+      guard let info = try? ImagePipeline.inspect(bytes) else { return nil }
+      return (info.format.rawValue, info.width, info.height)
+    }
     let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     let ttl = config.sourceTTL.seconds
     let failureTTL = config.failureTTL.seconds
-    self.artworkCache = SourceCache(
+    self.artworkResults = ResultCache(
       storage: storage, namespace: "artwork", ttl: ttl, failureTTL: failureTTL, clock: now)
-    self.thumbHashCache = SourceCache(
+    self.thumbHashResults = ResultCache(
       storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL, clock: now)
   }
 
@@ -53,17 +69,24 @@ public final class ArtworkApp: Sendable {
   /// Every route of the API.
   public func router() -> Router {
     var router = Router()
-    let upload = preflight { [self] (head) throws(ArtworkError) in try checkUploadHead(head) }
-    let json = preflight { [self] (head) throws(ArtworkError) in try checkJSONHead(head) }
+    let credentials = preflight { [self] (head) throws(ArtworkError) in
+      try checkCredentials(&head)
+    }
+    let upload = preflight { [self] (head) throws(ArtworkError) in try checkUploadHead(&head) }
+    let json = preflight { [self] (head) throws(ArtworkError) in try checkJSONHead(&head) }
     let uploadLimit = maxUploadBodyBytes
     let tooLarge: @Sendable (Int?) -> String = { [self] in uploadTooLarge(declared: $0) }
     router.add(
-      .post, "/v1/artwork", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge, preflight: upload,
-      immediate: { [self] in rememberedArtwork($0) }, handler(createArtwork))
+      .post, "/v1/artwork", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge,
+      authorize: credentials, preflight: upload,
+      immediate: { [self] in rememberedArtwork(&$0) }, handler(createArtwork))
     router.add(
-      .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge, preflight: upload,
-      immediate: { [self] in rememberedThumbHash($0) }, handler(computeThumbHash))
-    router.add(.post, "/v1/check", maxBodyBytes: 16 * 1024, preflight: json, handler(checkURL))
+      .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge,
+      authorize: credentials, preflight: upload,
+      immediate: { [self] in rememberedThumbHash(&$0) }, handler(computeThumbHash))
+    router.add(
+      .post, "/v1/check", maxBodyBytes: 16 * 1024, authorize: credentials, preflight: json,
+      handler(checkURL))
     router.add(
       .get, "/v1/images/{name}", immediate: { [self] in rememberedImage($0) },
       handler(serveImage))

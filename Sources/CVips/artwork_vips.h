@@ -18,6 +18,12 @@ static inline VipsSource *artwork_vips_source_copy(const void *data, size_t leng
   return source;
 }
 
+/// A source over `length` bytes at `data`, not copied: the caller keeps them valid and unchanged
+/// for as long as the source or any image read from it lives.
+static inline VipsSource *artwork_vips_source_wrap(const void *data, size_t length) {
+  return vips_source_new_from_memory(data, length);
+}
+
 /// Opens an image: only the header is parsed; pixels decode later, on demand, in order.
 /// First page only (the loaders' default), and any decode error fails rather than warns.
 static inline VipsImage *artwork_vips_open(VipsSource *source) {

@@ -39,7 +39,7 @@ extension Connection {
       return
     }
     exchange.path = target.path
-    let head = HTTPRequestHead(
+    var head = HTTPRequestHead(
       id: id, method: method, path: target.path, rawPath: target.rawPath, query: target.query,
       headers: headers, remoteAddress: address)
     switch core.router.resolve(method, target.segments) {
@@ -55,30 +55,36 @@ extension Connection {
       response.headers.set("Allow", allow.joined(separator: ", "))
       reject(response)
     case .route(let route, let parameters):
-      if let preflight = route.preflight, let response = preflight(head) {
+      exchange.route = route
+      // The order of the checks of a head: who may ask, then how much it sends, then what.
+      if let authorize = route.authorize, let response = authorize(&head) {
+        reject(response)
+        return
+      }
+      let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
+      if let declared = parser.contentLength, declared > limit {
+        reject(
+          problem(
+            ServerAnswer(
+              status: 413, detail: route.tooLargeDetail(declared: declared, limit: limit))))
+        return
+      }
+      if let preflight = route.preflight, let response = preflight(&head) {
         reject(response)
         return
       }
       accept(
-        route: route, parameters: parameters, head: head,
-        expects100: version.minor == 1
-          && headers["Expect"] != nil)
+        route: route, parameters: parameters, head: head, limit: limit,
+        expects100: version.minor == 1 && headers["Expect"] != nil)
     }
   }
 
   /// The head passed: reserve memory for the body and let it come.
   private func accept(
-    route: Router.Route, parameters: [String: String], head: HTTPRequestHead, expects100: Bool
+    route: Router.Route, parameters: [String: String], head: HTTPRequestHead, limit: Int,
+    expects100: Bool
   ) {
-    let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
     let declared = parser.contentLength ?? 0
-    if declared > limit {
-      reject(
-        problem(
-          ServerAnswer(status: 413, detail: route.tooLargeDetail(declared: declared, limit: limit)))
-      )
-      return
-    }
     guard core.bodyBudget.reserve(declared) else {
       reject(problem(Self.bodyMemoryFull))
       return
@@ -141,9 +147,9 @@ extension Connection {
       return
     }
     guard let route = exchange.route, let head = exchange.head else { return }
-    let request = HTTPRequest(
+    var request = HTTPRequest(
       head: head, body: parser.takeBody(), pathParameters: exchange.parameters)
-    if let immediate = route.immediate, let response = immediate(request) {
+    if let immediate = route.immediate, let response = immediate(&request) {
       respond(response)
       return
     }

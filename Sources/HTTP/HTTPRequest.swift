@@ -7,6 +7,8 @@ public struct HTTPRequest: Sendable {
   public var body: [UInt8]
   /// Values captured by `{name}` segments of the route pattern, percent-decoded.
   public var pathParameters: [String: String]
+  /// What the route's `immediate` step parsed from the request, for its handler.
+  public var attachment: (any Sendable)?
 
   /// Builds a request; the server does this, tests may too.
   public init(head: HTTPRequestHead, body: [UInt8] = [], pathParameters: [String: String] = [:]) {

@@ -15,6 +15,8 @@ public struct HTTPRequestHead: Sendable {
   public var headers: HTTPHeaders
   /// The peer's IP address as text, when known.
   public var remoteAddress: String?
+  /// What the route's preflight parsed from the head, for the steps after it.
+  public var attachment: (any Sendable)?
 
   /// Builds a request head; the server does this, tests and callers may too.
   public init(

@@ -11,10 +11,18 @@ public struct Router: Sendable {
     let maxBodyBytes: Int?
     /// The 413 detail for a body over `maxBodyBytes`, given the declared length when known.
     let bodyTooLarge: (@Sendable (_ declared: Int?) -> String)?
-    let preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)?
-    let immediate: (@Sendable (HTTPRequest) -> HTTPResponse?)?
+    let authorize: Preflight?
+    let preflight: Preflight?
+    let immediate: Immediate?
     let handler: HTTPHandler
   }
+
+  /// A check of the request head: a response refuses the request; nil lets it go on. What it
+  /// parsed can be left in `head.attachment` for the later steps.
+  public typealias Preflight = @Sendable (_ head: inout HTTPRequestHead) -> HTTPResponse?
+  /// An answer from memory on the server thread, or nil to run the handler; what it parsed can
+  /// be left in `request.attachment` for the handler.
+  public typealias Immediate = @Sendable (_ request: inout HTTPRequest) -> HTTPResponse?
 
   /// What a lookup found.
   enum Resolution: Sendable {
@@ -37,26 +45,33 @@ public struct Router: Sendable {
   ///   - maxBodyBytes: the largest request body accepted, overriding the server default.
   ///   - bodyTooLarge: the 413 detail for a larger body, given its declared length when it
   ///     has one (for a limit that the application documents in its own terms).
-  ///   - preflight: runs once the headers are complete, before any body byte is read; a
+  ///   - authorize: the first check of a head (credentials), before the body's declared size is
+  ///     checked against `maxBodyBytes`; like `preflight` otherwise.
+  ///   - preflight: runs once the headers are complete, after `authorize` and the size check,
+  ///     before any body byte is read; a
   ///     response it returns is sent as is and the body is never kept (if one was on its way,
   ///     it is read and dropped so the client reads the answer, and the connection closes).
-  ///     Runs on a server thread: keep it quick and non-blocking.
+  ///     Runs on a server thread: keep it quick and non-blocking. What it parsed (the input's
+  ///     form, say) goes in `head.attachment`, which `immediate` and `handler` see.
   ///   - immediate: runs once the whole body has arrived, before `handler`, on the server
   ///     thread; a response it returns is sent at once and `handler` is not run. For answers
   ///     that need nothing but memory (a cache hit): it saves handing the request to a task and
-  ///     back. It must never block or wait; return nil to let `handler` answer.
+  ///     back. It must never block or wait; return nil to let `handler` answer, leaving what it
+  ///     parsed in `request.attachment` so the handler does not parse again.
   ///   - handler: produces the response once the whole body has arrived.
   public mutating func add(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
     bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
-    preflight: (@Sendable (HTTPRequestHead) -> HTTPResponse?)? = nil,
-    immediate: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
+    authorize: Preflight? = nil,
+    preflight: Preflight? = nil,
+    immediate: Immediate? = nil,
     _ handler: @escaping HTTPHandler
   ) {
     routes.append(
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
-        bodyTooLarge: bodyTooLarge, preflight: preflight, immediate: immediate, handler: handler))
+        bodyTooLarge: bodyTooLarge, authorize: authorize, preflight: preflight,
+        immediate: immediate, handler: handler))
   }
 
   /// Finds the route for `method` and the decoded path `segments`.

@@ -38,7 +38,9 @@ public final class ArtworkProcessor: Sendable {
 
   /// The checks every source passes before any decoding, in order: size, declared type, magic
   /// bytes against the allow-list, and agreement of the declared type with the bytes.
-  func validate(_ bytes: [UInt8], declaredType: String?) throws(ArtworkError) -> ImageFormat {
+  func validate(_ bytes: ArraySlice<UInt8>, declaredType: String?) throws(ArtworkError)
+    -> ImageFormat
+  {
     guard bytes.count <= maxSourceBytes else {
       throw ArtworkError(
         .payloadTooLarge,
@@ -70,8 +72,9 @@ public final class ArtworkProcessor: Sendable {
     return format
   }
 
-  /// Renders and hashes `bytes` for `options`; the caller stores the result.
-  public func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions)
+  /// Renders and hashes `bytes` for `options`; the caller stores the result. The bytes go to
+  /// libvips as they are, not copied.
+  public func render(_ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions)
     async throws(ArtworkError)
     -> CreatedArtwork
   {
@@ -87,8 +90,8 @@ public final class ArtworkProcessor: Sendable {
   }
 
   /// The ThumbHash of a source image, storing nothing.
-  public func thumbHash(_ bytes: [UInt8], declaredType: String?) async throws(ArtworkError)
-    -> ComputedThumbHash
+  public func thumbHash(_ bytes: ArraySlice<UInt8>, declaredType: String?)
+    async throws(ArtworkError) -> ComputedThumbHash
   {
     _ = try validate(bytes, declaredType: declaredType)
     let limits = self.limits
@@ -99,6 +102,20 @@ public final class ArtworkProcessor: Sendable {
         source: source, thumbHash: hash.base64, averageColor: hash.averageColor,
         aspectRatio: hash.aspectRatio)
     }
+  }
+
+  /// `render` of a whole array.
+  public func render(_ bytes: [UInt8], declaredType: String?, options: ArtworkOptions)
+    async throws(ArtworkError) -> CreatedArtwork
+  {
+    try await render(bytes[...], declaredType: declaredType, options: options)
+  }
+
+  /// `thumbHash` of a whole array.
+  public func thumbHash(_ bytes: [UInt8], declaredType: String?) async throws(ArtworkError)
+    -> ComputedThumbHash
+  {
+    try await thumbHash(bytes[...], declaredType: declaredType)
   }
 
   /// ThumbHash of RGBA pixels (each side at most 100), with its average colour as `#rrggbb`.

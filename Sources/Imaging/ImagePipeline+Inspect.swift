@@ -5,7 +5,7 @@ extension ImagePipeline {
   /// whatever the size: for reporting, not for deciding to decode.
   public static func inspect(_ input: [UInt8]) throws(ArtworkError) -> SourceInfo {
     let format = try sniff(input)
-    let source = try VipsSource(copying: input)
+    let source = try VipsSource(borrowing: input)
     return try readHeader(
       source, format: format, byteCount: input.count,
       limits: ImageLimits(maxPixels: .max, maxSide: .max))

@@ -3,10 +3,15 @@ import ArtworkCore
 extension ImagePipeline {
   /// Stage 1: the format, from magic bytes only.
   static func sniff(_ input: [UInt8]) throws(ArtworkError) -> ImageFormat {
+    try sniff(input[...])
+  }
+
+  /// Stage 1 on a slice: only its first bytes are looked at (copied: a few hundred bytes).
+  static func sniff(_ input: ArraySlice<UInt8>) throws(ArtworkError) -> ImageFormat {
     guard !input.isEmpty else {
       throw ArtworkError(.unprocessableImage, "The image is empty (zero bytes).")
     }
-    guard let format = ImageFormat.sniff(input) else {
+    guard let format = ImageFormat.sniff(Array(input.prefix(512))) else {
       throw ArtworkError(
         .unsupportedMediaType,
         "The data is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image (judged by its first bytes).")

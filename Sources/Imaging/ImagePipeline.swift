@@ -18,19 +18,19 @@ public enum ImagePipeline {
   ///
   /// Throws `.unsupportedMediaType` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF, and
   /// `.unprocessableImage` for corrupt, truncated or oversized images.
-  static func render(_ input: [UInt8], options: ArtworkOptions, limits: ImageLimits = ImageLimits())
-    throws(ArtworkError) -> RenderedArtwork
-  {
+  static func render(
+    _ input: ArraySlice<UInt8>, options: ArtworkOptions, limits: ImageLimits = .standard
+  ) throws(ArtworkError) -> RenderedArtwork {
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
-    let source = try VipsSource(copying: input)
+    let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
     let framed = try frame(
       source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline)
     let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
     let bytes = try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
-    let stored = try VipsSource(copying: bytes)
+    let stored = try VipsSource(borrowing: bytes)
     // Our own output: its format and size are known, so its header is not read again.
     let storedInfo = SourceInfo(
       format: storedFormat == .png ? .png : .jpeg, width: output.width, height: output.height,
@@ -44,13 +44,27 @@ public enum ImagePipeline {
 
   /// The ThumbHash input for `input`: pictures of at most 100x100 pixel for pixel, larger ones
   /// scaled down to fit 100x100; first frame, upright, sRGB, RGBA. Same errors as `render`.
-  public static func thumbnailPixels(_ input: [UInt8], limits: ImageLimits = .standard)
+  public static func thumbnailPixels(_ input: ArraySlice<UInt8>, limits: ImageLimits = .standard)
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
-    let source = try VipsSource(copying: input)
+    let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
     return (info, try thumbnail(source, info: info, deadline: deadline))
+  }
+
+  /// `render` of a whole array.
+  static func render(_ input: [UInt8], options: ArtworkOptions, limits: ImageLimits = .standard)
+    throws(ArtworkError) -> RenderedArtwork
+  {
+    try render(input[...], options: options, limits: limits)
+  }
+
+  /// `thumbnailPixels` of a whole array.
+  public static func thumbnailPixels(_ input: [UInt8], limits: ImageLimits = .standard)
+    throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
+  {
+    try thumbnailPixels(input[...], limits: limits)
   }
 }

@@ -9,11 +9,14 @@ internal import CVips
 /// stages make specific.
 final class VipsImage {
   private let pointer: UnsafeMutablePointer<CVips.VipsImage>
+  /// What must outlive this image: the `VipsSource` whose borrowed bytes it may still read.
+  private let keepAlive: AnyObject?
 
   /// Takes over one reference the caller owns. Only the Imaging wrappers (`VipsSource`) call it:
   /// no libvips pointer goes further.
-  init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+  init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>, keepAlive: AnyObject?) {
     self.pointer = pointer
+    self.keepAlive = keepAlive
   }
 
   deinit { artwork_vips_unref(pointer) }
@@ -45,7 +48,7 @@ final class VipsImage {
     guard body(&out) == 0, let out else {
       throw Vips.failure(.unprocessableImage, "The image could not be decoded.", call: call)
     }
-    return VipsImage(owning: out)
+    return VipsImage(owning: out, keepAlive: keepAlive)
   }
 
   /// Makes every later computation of this image, and of images made from it, fail once
@@ -63,7 +66,7 @@ final class VipsImage {
       throw Vips.failure(
         .unprocessableImage, "The image could not be decoded.", call: "vips_image_copy_memory")
     }
-    return VipsImage(owning: out)
+    return VipsImage(owning: out, keepAlive: keepAlive)
   }
 
   /// Turns the pixels upright according to the EXIF orientation and drops the tag.

@@ -1,21 +1,30 @@
 import ArtworkCore
 internal import CVips
 
-/// Owns a libvips memory source over a private copy of the input bytes, and opens images from it.
+/// Owns a libvips memory source over the caller's bytes, and opens images from it.
 ///
-/// NOTE: libvips images read their source lazily, long after the call that opened them; the copy
-/// (held by libvips' own reference count) keeps every image made from it valid, whatever Swift
-/// does with the original array.
+/// NOTE: no copy is made. libvips images read their source lazily, long after the call that
+/// opened them, so the bytes must outlive every image: the source keeps the array (or slice)
+/// that holds them, which is never mutated, and every image made from it keeps the source
+/// (`VipsImage.keepAlive`). The operation cache is off (`Vips.initialize`), so nothing in
+/// libvips holds an image once the last Swift `VipsImage` is gone.
 final class VipsSource {
   private let pointer: UnsafeMutablePointer<CVips.VipsSource>
+  private let bytes: ArraySlice<UInt8>
 
-  /// Copies `bytes` into a new source.
-  init(copying bytes: [UInt8]) throws(ArtworkError) {
-    let made = bytes.withUnsafeBytes { artwork_vips_source_copy($0.baseAddress, $0.count) }
+  /// A source over `bytes`, borrowed for the source's lifetime.
+  init(borrowing bytes: ArraySlice<UInt8>) throws(ArtworkError) {
+    let made = bytes.withUnsafeBytes { artwork_vips_source_wrap($0.baseAddress, $0.count) }
     guard let made else {
       throw Vips.failure(.internal, "The image could not be read.", call: "vips_source_new")
     }
+    self.bytes = bytes
     pointer = made
+  }
+
+  /// A source over `bytes`, borrowed for the source's lifetime.
+  convenience init(borrowing bytes: [UInt8]) throws(ArtworkError) {
+    try self.init(borrowing: bytes[...])
   }
 
   deinit { artwork_vips_unref(pointer) }
@@ -29,7 +38,7 @@ final class VipsSource {
         .unprocessableImage, "The image header could not be read.",
         call: "vips_image_new_from_source")
     }
-    return VipsImage(owning: image)
+    return VipsImage(owning: image, keepAlive: self)
   }
 
   /// How `thumbnail` fits the picture to its box.
@@ -61,6 +70,6 @@ final class VipsSource {
       throw Vips.failure(
         .unprocessableImage, "The image could not be decoded.", call: "vips_thumbnail_source")
     }
-    return VipsImage(owning: out)
+    return VipsImage(owning: out, keepAlive: self)
   }
 }

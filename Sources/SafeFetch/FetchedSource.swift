@@ -1,20 +1,17 @@
-/// A fetched source image, or the answer that it has not changed.
+/// A fetched source image, or the origin's answer that it has not changed.
 public struct FetchedSource: Sendable, Equatable {
-  /// The URL the bytes came from, after redirects.
-  public let finalURL: String
   /// The final response status: 2xx with `bytes`, or 304 (not modified, no bytes).
   public let status: Int
   /// The final response's Content-Type, as sent (always `image/...` when `status` is 2xx).
   public let contentType: String?
   /// Validators for a later conditional fetch.
-  public let etag: String?
-  public let lastModified: String?
+  public let validators: Validators
   /// The body, exactly as sent (no content decoding), at most `maxBytes`.
   public let bytes: [UInt8]
   /// Every request made, in order, the last one answering.
   public let hops: [FetchHop]
 
-  /// True for a 304 answer to a conditional request.
+  /// True for a 304 answer to a conditional request: the previous result still holds.
   public var isNotModified: Bool { status == 304 }
 }
 
@@ -39,20 +36,30 @@ public struct FetchHop: Sendable, Equatable {
   }
 }
 
-/// Validators for a conditional request (from an earlier `FetchedSource`).
-public struct ConditionalRequest: Sendable, Equatable {
-  public var ifNoneMatch: String?
-  public var ifModifiedSince: String?
+/// An origin's validators for a response (`ETag`, `Last-Modified`): kept with a result, and sent
+/// back (`If-None-Match`, `If-Modified-Since`) to ask whether it still holds.
+public struct Validators: Sendable, Equatable, Codable {
+  public var etag: String?
+  public var lastModified: String?
 
-  public init(ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
-    self.ifNoneMatch = ifNoneMatch
-    self.ifModifiedSince = ifModifiedSince
+  public init(etag: String? = nil, lastModified: String? = nil) {
+    self.etag = etag
+    self.lastModified = lastModified
   }
 
-  /// Header lines to send; nil if a value could smuggle a header (CR, LF or NUL in it).
+  /// Whether there is anything to revalidate with.
+  public var isEmpty: Bool { etag == nil && lastModified == nil }
+
+  /// These validators with the ones a 304 sent in place of the old.
+  public func updated(by newer: Validators) -> Validators {
+    Validators(etag: newer.etag ?? etag, lastModified: newer.lastModified ?? lastModified)
+  }
+
+  /// The conditional header lines to send; nil if a value could smuggle a header (CR, LF or NUL
+  /// in it).
   var headerLines: [String]? {
     var lines: [String] = []
-    for (name, value) in [("If-None-Match", ifNoneMatch), ("If-Modified-Since", ifModifiedSince)] {
+    for (name, value) in [("If-None-Match", etag), ("If-Modified-Since", lastModified)] {
       guard let value else { continue }
       guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
         return nil

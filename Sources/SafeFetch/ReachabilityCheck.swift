@@ -49,7 +49,7 @@ public struct ReachabilityCheck: Sendable {
     }
     if let problem = SourceFetcher.problem(with: url) { return .failure(problem.error) }
     let outcome = fetcher.fetchBlocking(
-      text, conditional: ConditionalRequest(), isCancelled: isCancelled)
+      text, validators: Validators(), isCancelled: isCancelled)
     if outcome.failure == .cancelled { return .failure(FetchPool.cancelledError) }
     var checks: [ReachabilityReport.Check] = []
     checks.append(httpsCheck(url))

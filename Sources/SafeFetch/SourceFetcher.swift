@@ -69,11 +69,13 @@ public struct SourceFetcher: Sendable {
   /// user info, scheme), `.forbiddenAddress` (the detail names the address and its class),
   /// `.payloadTooLarge`, `.unsupportedMediaType`, `.badGateway` (origin failure, error status,
   /// too many redirects, loop, TLS), `.gatewayTimeout` (deadline), `.busy` (pool full).
-  public func fetch(_ url: String, conditional: ConditionalRequest = ConditionalRequest())
+  /// With `validators` the request is conditional, and a 304 answer is a `FetchedSource` that
+  /// `isNotModified`.
+  public func fetch(_ url: String, validators: Validators = Validators())
     async throws(ArtworkError) -> FetchedSource
   {
     try await pool.run { isCancelled in
-      let outcome = fetchBlocking(url, conditional: conditional, isCancelled: isCancelled)
+      let outcome = fetchBlocking(url, validators: validators, isCancelled: isCancelled)
       if let source = outcome.source { return .success(source) }
       return .failure((outcome.failure ?? .other("no result")).error)
     }
@@ -82,12 +84,12 @@ public struct SourceFetcher: Sendable {
   /// The whole fetch, synchronously, with a record of every hop even when it fails (the
   /// reachability check reports on them). Call only on a pool thread.
   func fetchBlocking(
-    _ text: String, conditional: ConditionalRequest, isCancelled: @escaping () -> Bool
+    _ text: String, validators: Validators, isCancelled: @escaping () -> Bool
   ) -> FetchOutcome {
     let clock = ContinuousClock()
     let deadline = clock.now + configuration.fetchTimeout
     var outcome = FetchOutcome()
-    guard let headers = conditional.headerLines else { return outcome.failing(.badHeader) }
+    guard let headers = validators.headerLines else { return outcome.failing(.badHeader) }
     guard text.utf8.count <= Self.maxURLLength else {
       return outcome.failing(.malformedURL("longer than \(Self.maxURLLength) bytes"))
     }
@@ -161,9 +163,9 @@ struct FetchOutcome {
     var copy = self
     if (200..<300).contains(response.status) || response.status == 304 {
       copy.source = FetchedSource(
-        finalURL: url.string, status: response.status,
-        contentType: response.header("content-type"), etag: response.header("etag"),
-        lastModified: response.header("last-modified"),
+        status: response.status, contentType: response.header("content-type"),
+        validators: Validators(
+          etag: response.header("etag"), lastModified: response.header("last-modified")),
         bytes: response.status == 304 ? [] : response.body, hops: hops)
     } else {
       copy.failure = .status(response.status)

@@ -13,7 +13,7 @@ import Testing
       handled.increment()
       return HTTPResponse(status: 200, body: .bytes(Array("\(request.body.count)".utf8)))
     }
-    let requireToken: @Sendable (HTTPRequestHead) -> HTTPResponse? = { head in
+    let requireToken: Router.Preflight = { head in
       preflighted.increment()
       guard head.headers["Authorization"] == "Bearer ok" else {
         return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])

@@ -8,7 +8,7 @@ import Testing
   /// the counters tell which ran.
   private static func router(immediate: Counter, handled: Counter) -> Router {
     var router = Router()
-    let fromMemory: @Sendable (HTTPRequest) -> HTTPResponse? = { request in
+    let fromMemory: Router.Immediate = { request in
       immediate.increment()
       guard request.body == Array("hit".utf8) else { return nil }
       var headers = HTTPHeaders()
@@ -21,7 +21,7 @@ import Testing
       headers.set("X-Answered", "handler")
       return HTTPResponse(status: 200, headers: headers, body: .bytes(request.body))
     }
-    let page: @Sendable (HTTPRequest) -> HTTPResponse? = { _ in
+    let page: Router.Immediate = { _ in
       HTTPResponse(status: 200, body: .bytes([1, 2, 3]))
     }
     router.add(.get, "/page", immediate: page) { _ in HTTPResponse(status: 500) }

@@ -171,7 +171,7 @@ import Testing
   @Test func anOverloadRefusalIsHeldForItsRetryAfter() async throws {
     let handled = Counter()
     var router = Router()
-    let busy: @Sendable (HTTPRequestHead) -> HTTPResponse? = { _ in
+    let busy: Router.Preflight = { _ in
       HTTPResponse(status: 503, headers: ["Retry-After": "2"])
     }
     router.add(.post, "/busy", maxBodyBytes: 8 << 20, preflight: busy) { _ in

@@ -4,13 +4,15 @@ import HTTP
 /// Where the image of a request comes from. A fetched URL body enters the pipeline exactly where
 /// an upload does (`ArtworkProcessor.validate`).
 enum SourceInput: Sendable, Equatable {
-  /// Bytes sent by the client, with the media type it declared for them (lowercased essence).
-  case upload(bytes: [UInt8], declaredType: String?)
+  /// Bytes sent by the client (the request body, or the `image` part of a form: a slice of the
+  /// body, not a copy), with the media type it declared for them (lowercased essence).
+  case upload(bytes: ArraySlice<UInt8>, declaredType: String?)
   /// A URL for the service to fetch.
   case url(String)
 }
 
-/// A parsed `POST /v1/artwork` or `POST /v1/thumbhash` request: the source and its option fields.
+/// A parsed `POST /v1/artwork`, `POST /v1/thumbhash` or `POST /v1/check` request: the source
+/// and its option fields.
 struct ArtworkRequest: Sendable {
   var source: SourceInput
   /// Option fields from the query string, form fields or JSON keys (body wins over query).
@@ -19,15 +21,26 @@ struct ArtworkRequest: Sendable {
   /// The option names a request may carry; anything else is a 400 (catches typos like `sise`).
   static let optionNames: Set<String> = ["shape", "size", "crop"]
 
+  /// The request as parsed once: by the route's fast path when it ran (`request.attachment`),
+  /// else now, in the input form the head check found (`head.attachment`).
+  static func parsed(_ request: HTTPRequest) throws(ArtworkError) -> ArtworkRequest {
+    if let earlier = request.attachment as? ArtworkRequest { return earlier }
+    return try parse(request)
+  }
+
   /// Parses the three accepted inputs: `multipart/form-data` with a file part `image`, a raw
   /// `image/*` body, or JSON `{"url": ...}`.
   static func parse(_ request: HTTPRequest) throws(ArtworkError) -> ArtworkRequest {
-    let contentType = request.headers["Content-Type"] ?? ""
-    let essence = mediaTypeEssence(contentType)
+    let form: InputForm
+    if let found = request.head.attachment as? InputForm {
+      form = found
+    } else {
+      form = try InputForm(contentType: request.headers["Content-Type"])
+    }
     var fields = request.query
     let source: SourceInput
-    switch essence {
-    case "multipart/form-data":
+    switch form {
+    case .multipart(let contentType):
       let parts = try Multipart.parse(body: request.body, contentType: contentType)
       var image: MultipartPart?
       var url: String?
@@ -44,14 +57,14 @@ struct ArtworkRequest: Sendable {
       }
       if let image {
         source = .upload(
-          bytes: Array(image.body), declaredType: image.contentType.map(mediaTypeEssence))
+          bytes: image.body, declaredType: image.contentType.map(mediaTypeEssence))
       } else if let url {
         source = .url(url)
       } else {
         throw ArtworkError(
           .badRequest, "The form has no file part named `image` (nor a `url` field).")
       }
-    case "application/json":
+    case .json:
       let value: JSONValue
       do throws(JSONSyntaxError) {
         value = try JSONValue(parsing: request.body)
@@ -77,9 +90,8 @@ struct ArtworkRequest: Sendable {
         }
       }
       source = .url(url)
-    default:
-      try checkContentType(essence)
-      source = .upload(bytes: request.body, declaredType: essence)
+    case .image(let mediaType):
+      source = .upload(bytes: request.body[...], declaredType: mediaType)
     }
     for key in fields.keys where !optionNames.contains(key) {
       throw ArtworkError(
@@ -101,28 +113,15 @@ extension ArtworkRequest {
   /// `quickJSONLimit` bytes; nil otherwise, without touching any other kind of body (a multipart
   /// upload is not parsed twice). For answers on the server thread, which must stay quick.
   static func parseJSON(_ request: HTTPRequest) -> ArtworkRequest? {
-    guard request.body.count <= quickJSONLimit,
-      mediaTypeEssence(request.headers["Content-Type"] ?? "") == "application/json"
-    else { return nil }
+    guard request.body.count <= quickJSONLimit else { return nil }
+    let form = request.head.attachment as? InputForm
+    guard (form ?? (try? InputForm(contentType: request.headers["Content-Type"]))) == .json else {
+      return nil
+    }
     return try? parse(request)
   }
 
   /// A URL request is a few hundred bytes; anything far larger is parsed off the server thread.
   static var quickJSONLimit: Int { 16 * 1024 }
 
-  /// Refuses a body type that is none of the three inputs (415), before the body is read.
-  static func checkContentType(_ essence: String) throws(ArtworkError) {
-    if essence == "multipart/form-data" || essence == "application/json"
-      || essence.hasPrefix("image/")
-    {
-      return
-    }
-    let hint =
-      "Send multipart/form-data with an `image` file part, a raw image/* body, or JSON {\"url\": ...}."
-    throw ArtworkError(
-      .unsupportedMediaType,
-      essence.isEmpty
-        ? "The request has no Content-Type. \(hint)"
-        : "Content-Type \(essence) is not accepted. \(hint)")
-  }
 }

@@ -5,7 +5,7 @@ import SafeFetch
 extension ArtworkApp {
   /// The answer for created artwork; its first three keys merge into an activity's content.
   /// `location` is the hosted URL (service) or a file path (CLI `process`).
-  public static func artworkJSON(_ answer: CachedArtwork, location: String, sourceURL: String?)
+  public static func artworkJSON(_ answer: ArtworkAnswer, location: String, sourceURL: String?)
     -> JSONValue
   {
     .object([
@@ -21,7 +21,7 @@ extension ArtworkApp {
     ])
   }
 
-  static func thumbHashJSON(_ answer: CachedThumbHash, sourceURL: String?) -> JSONValue {
+  static func thumbHashJSON(_ answer: ThumbHashAnswer, sourceURL: String?) -> JSONValue {
     .object([
       ("thumbhash", .string(answer.thumbHash)),
       ("width", .int(answer.source.width)),
@@ -32,7 +32,7 @@ extension ArtworkApp {
     ])
   }
 
-  static func sourceJSON(_ source: CachedSource, url: String?) -> JSONValue {
+  static func sourceJSON(_ source: SourceFacts, url: String?) -> JSONValue {
     var members: [(String, JSONValue)] = []
     if let url { members.append(("url", .string(url))) }
     members += [

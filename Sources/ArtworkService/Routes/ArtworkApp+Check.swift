@@ -8,7 +8,7 @@ extension ArtworkApp {
     guard case .url(let url) = parsed.source, parsed.fields.isEmpty else {
       throw ArtworkError(.badRequest, "Send JSON {\"url\": \"https://...\"} and nothing else.")
     }
-    let report = try await sources.reachability.check(url)
+    let report = try await reachability.check(url)
     return JSONResponse.make(200, ArtworkApp.reportJSON(report))
   }
 }

@@ -28,11 +28,11 @@ extension ArtworkApp {
   /// A check of the request head as the router's preflight: a throw refuses the request before
   /// any body byte is read.
   func preflight(
-    _ check: @escaping @Sendable (HTTPRequestHead) throws(ArtworkError) -> Void
-  ) -> @Sendable (HTTPRequestHead) -> HTTPResponse? {
+    _ check: @escaping @Sendable (inout HTTPRequestHead) throws(ArtworkError) -> Void
+  ) -> Router.Preflight {
     { [self] head in
       do throws(ArtworkError) {
-        try check(head)
+        try check(&head)
         return nil
       } catch {
         return answer(error, to: head)

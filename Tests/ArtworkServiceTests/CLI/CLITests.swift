@@ -3,13 +3,8 @@ import TestSupport
 import Testing
 import ThumbHashCodec
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The `artwork` command line, run as the built executable.
 @Suite struct CLITests {

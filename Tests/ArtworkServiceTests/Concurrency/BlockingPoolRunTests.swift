@@ -4,13 +4,8 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Tracks how many jobs run at once, and the most ever seen.
 private final class Occupancy: Sendable {

@@ -2,13 +2,8 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Counts the `Local` values that were dropped: a thread drops its own when it ends.
 private final class Token: Sendable {

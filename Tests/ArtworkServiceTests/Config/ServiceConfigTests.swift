@@ -1,13 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct ServiceConfigTests {
   @Test func everyDefault() throws {

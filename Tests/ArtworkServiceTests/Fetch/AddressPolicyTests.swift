@@ -1,12 +1,8 @@
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
 @testable import SafeFetch
-@testable import Storage
 
 @Suite struct AddressPolicyTests {
   /// Every block of the IANA special-purpose registries (first, last and a middle address where

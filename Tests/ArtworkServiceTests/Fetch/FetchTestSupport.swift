@@ -1,10 +1,7 @@
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
 @testable import CurlClient
-@testable import Imaging
 @testable import SafeFetch
-@testable import Storage
 
 /// Fetchers and helpers shared by the fetch tests.
 enum FetchTest {
@@ -32,10 +29,10 @@ enum FetchTest {
 
   /// The error `fetch` throws, or nil when it succeeds.
   static func error(
-    _ fetcher: SourceFetcher, _ url: String, conditional: ConditionalRequest = ConditionalRequest()
+    _ fetcher: SourceFetcher, _ url: String, validators: Validators = Validators()
   ) async -> ArtworkError? {
     do {
-      _ = try await fetcher.fetch(url, conditional: conditional)
+      _ = try await fetcher.fetch(url, validators: validators)
       return nil
     } catch {
       return error

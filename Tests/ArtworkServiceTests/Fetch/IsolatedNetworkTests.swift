@@ -1,13 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
 @testable import SafeFetch
-@testable import Storage
 
 /// End-to-end refusal of a non-loopback private address, with an origin really listening on it.
 ///

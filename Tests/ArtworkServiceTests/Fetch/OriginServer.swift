@@ -1,13 +1,8 @@
 import Foundation
 import TestSupport
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
 @testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The Python origin (Fixtures/origin.py) as a child process on loopback ephemeral ports.
 /// Each test starts its own, so connection counters are per test. It exits when this object

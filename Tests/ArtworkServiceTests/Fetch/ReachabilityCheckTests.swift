@@ -1,13 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
 @testable import SafeFetch
-@testable import Storage
 
 @Suite struct ReachabilityCheckTests {
   /// A PNG header reader standing in for the imaging sniff code the service wires in.

@@ -1,13 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct ImageFormatTests {
   /// An ISO-BMFF `ftyp` box with the given major and compatible brands.

@@ -1,13 +1,9 @@
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct ImagePipelineFailureTests {
   @Test func pixelBombFailsAtTheHeaderStage() throws {
@@ -15,7 +11,7 @@ import Testing
     let expected = "The image is 50000x50000 pixels, which is over the 40000000-pixel limit."
     // The header stage alone (which decodes no pixel) refuses it...
     let header = PipelineFixture.error {
-      let source = try VipsSource(copying: bytes)
+      let source = try VipsSource(borrowing: bytes)
       _ = try ImagePipeline.readHeader(
         source, format: .png, byteCount: bytes.count, limits: ImageLimits())
     }
@@ -133,7 +129,7 @@ import Testing
   static func source(_ name: String) throws -> (VipsSource, SourceInfo) {
     Vips.initialize()
     let bytes = Fixtures.bytes(name)
-    let source = try VipsSource(copying: bytes)
+    let source = try VipsSource(borrowing: bytes)
     let info = try ImagePipeline.readHeader(
       source, format: ImageFormat.sniff(bytes)!, byteCount: bytes.count, limits: ImageLimits())
     return (source, info)

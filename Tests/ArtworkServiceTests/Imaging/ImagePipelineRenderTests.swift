@@ -1,13 +1,9 @@
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct ImagePipelineRenderTests {
   /// Every decodable test image: its name, format, upright size, and whether it has real

@@ -1,13 +1,9 @@
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Shared steps of the imaging tests: libvips set-up, rendering a test image, decoding results.
 enum PipelineFixture {

@@ -1,13 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct ThumbnailPixelsTests {
   static func thumbnail(_ name: String) throws -> (SourceInfo, ThumbnailPixels) {

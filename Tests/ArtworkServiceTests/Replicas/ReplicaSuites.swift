@@ -2,13 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The suites that run services on one SeaweedFS (each suite its own server), one at a time:
 /// every SeaweedFS takes a few hundred MB and the outage suite stops its server.

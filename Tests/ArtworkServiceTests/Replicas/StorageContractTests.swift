@@ -2,12 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
 @testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
 @testable import Storage
 
 extension ReplicaSuites {

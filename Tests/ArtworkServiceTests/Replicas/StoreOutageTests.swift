@@ -2,13 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 extension ReplicaSuites {
   /// A store that refuses the credentials or goes away: clear answers, no hangs, and recovery

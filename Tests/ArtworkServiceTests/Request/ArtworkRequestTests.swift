@@ -1,13 +1,8 @@
 import HTTP
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// A `POST /v1/artwork` request with `body` sent as `contentType`.
 private func request(_ body: String, _ contentType: String, query: [String: String] = [:])

@@ -1,12 +1,6 @@
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct MediaTypeTests {
   @Test func parsesTypeSubtypeAndParameters() throws {

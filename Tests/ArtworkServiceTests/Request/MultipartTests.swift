@@ -1,13 +1,8 @@
 import Glibc
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Builds a multipart body from raw text pieces joined with CRLF.
 private func body(_ lines: [String]) -> [UInt8] {

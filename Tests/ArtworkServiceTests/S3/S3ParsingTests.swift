@@ -1,11 +1,7 @@
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
 @testable import Storage
 
 /// Reading the store's answers: error bodies, listings, dates. Malformed input never traps.

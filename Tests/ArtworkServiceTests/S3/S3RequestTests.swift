@@ -1,11 +1,7 @@
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
 @testable import Storage
 
 /// Request construction, without a server: keys, URLs, canonical queries and signed headers.

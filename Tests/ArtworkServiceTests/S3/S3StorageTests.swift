@@ -3,12 +3,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
 @testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
 @testable import Storage
 
 /// `S3Storage` against a real S3 server (SeaweedFS, SigV4 enforced), one server for the suite.

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
 @testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
 @testable import Storage
 
 /// What `S3Storage` puts on the wire, captured by a loopback server: SeaweedFS is lenient about

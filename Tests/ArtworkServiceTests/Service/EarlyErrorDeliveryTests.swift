@@ -2,13 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Answers decided from a request's headers (413, 415, 401) reach the clients relays are
 /// written with, every time: Python's urllib and http.client write the whole body before they

@@ -3,13 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Overload is decided from the head: when the image queue is full an upload is answered 503
 /// with Retry-After before its body is read into memory or any decoding starts, and the answer

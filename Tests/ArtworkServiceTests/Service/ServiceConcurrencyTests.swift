@@ -2,13 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Many uploads at once, and what a full queue answers.
 @Suite struct ServiceConcurrencyTests {

@@ -3,13 +3,9 @@ import TestSupport
 import Testing
 import ThumbHashCodec
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// `POST /v1/artwork` end to end: the answer's shape, the hosted object behind `image_url`, and
 /// content addressing.

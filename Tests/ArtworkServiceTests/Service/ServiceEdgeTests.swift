@@ -2,13 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Request forms at the edges of what the API accepts, and races on one object.
 @Suite struct ServiceEdgeTests {

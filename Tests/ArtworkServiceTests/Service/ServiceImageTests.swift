@@ -2,13 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// `GET|HEAD /v1/images/{id}.{ext}`: headers of immutable objects, conditional requests, and 404s
 /// for anything that is not a stored, well-formed name.

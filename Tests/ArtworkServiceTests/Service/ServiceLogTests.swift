@@ -2,13 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Access logs are JSON lines with the request's facts; internal failures stay in the log.
 @Suite struct ServiceLogTests {

@@ -2,13 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The pipeline's edge cases through HTTP: representative sources come out upright, at the
 /// promised size, JPEG when opaque and PNG when they carry real transparency.

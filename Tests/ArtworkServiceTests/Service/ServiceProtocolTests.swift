@@ -2,13 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The service's own answers to requests the HTTP layer refuses: the same problem documents as
 /// every other error (type, title, status, detail, request_id), with the id in the access log.

@@ -3,13 +3,9 @@ import TestSupport
 import Testing
 import ThumbHashCodec
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// `POST /v1/thumbhash` and `GET /v1/thumbhash/{hash}.png`.
 @Suite struct ServiceThumbHashTests {

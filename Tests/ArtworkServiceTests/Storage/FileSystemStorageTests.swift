@@ -2,12 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
 @testable import Storage
 
 /// A fresh storage directory under the system temp directory, removed by `cleanUp()`.

@@ -1,13 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 @Suite struct JSONValueParsingTests {
   private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {

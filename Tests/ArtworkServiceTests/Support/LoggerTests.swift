@@ -2,13 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// Collects the lines a logger writes.
 private final class LineCollector: Sendable {

@@ -2,13 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// `POST /v1/check` over HTTP. Only negative verdicts can be reached from tests (a positive one
 /// needs a public address); the rules themselves are unit-tested in `ReachabilityCheckTests`.

@@ -1,12 +1,6 @@
 import Foundation
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The control-port routes origin.py has beyond `/counts`: per-target counters, the mutable
 /// image's version and the held route's release.

@@ -1,13 +1,8 @@
 import Foundation
 import TestSupport
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// An in-process `ArtworkServer` on an ephemeral loopback port, for service-level tests.
 ///

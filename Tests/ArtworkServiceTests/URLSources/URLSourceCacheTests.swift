@@ -2,13 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The per-URL cache as clients see it: repeats answer without asking the origin, options make
 /// new renders, stale results revalidate, failures are remembered, concurrent requests share one

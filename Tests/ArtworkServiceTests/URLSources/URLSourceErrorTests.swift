@@ -2,13 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// How a URL source's failures reach the client: one status per kind of failure, always as
 /// problem+json, for both `POST /v1/artwork` and `POST /v1/thumbhash`.

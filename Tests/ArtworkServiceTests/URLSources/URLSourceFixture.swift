@@ -1,12 +1,6 @@
 import Foundation
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// The origin and servers the URL-source suites share: each test uses its own query string, so
 /// per-target counters stay per test.

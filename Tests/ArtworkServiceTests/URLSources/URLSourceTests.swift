@@ -2,13 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ArtworkCLI
-@testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
 @testable import Imaging
-@testable import SafeFetch
-@testable import Storage
 
 /// `POST /v1/artwork` and `POST /v1/thumbhash` with `{"url": ...}`: a loopback origin allowed by
 /// `ARTWORK_PRIVATE_SOURCES` is fetched, processed and stored; the default policy refuses it.

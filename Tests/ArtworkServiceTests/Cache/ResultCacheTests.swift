@@ -2,44 +2,65 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ArtworkCLI
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import CurlClient
-@testable import Imaging
 @testable import SafeFetch
 @testable import Storage
 
+/// What a lookup through the cache gave: the payload, and whether the cache answered it.
+private struct Lookup: Sendable {
+  var payload: String
+  var hit: Bool
+}
+
+/// What producing a result gave the test's fake origin: a fresh result, or "not modified".
+private enum Produced: Sendable {
+  case fresh(String, Validators)
+  case notModified(Validators)
+}
+
 /// A clock the test moves by hand, and a producer that counts its calls and answers what the
-/// test tells it to.
+/// test tells it to. `lookup` drives the cache the way the routes do: `begin`, then produce
+/// and report through the lease.
 private final class Harness: Sendable {
   let time = Mutex<Double>(1_000_000)
   let calls = Mutex<[Validators?]>([])
-  let next = Mutex<Result<Produced<String>, ArtworkError>>(
+  let next = Mutex<Result<Produced, ArtworkError>>(
     .success(.fresh("v1", Validators(etag: "\"1\"", lastModified: nil))))
   let directory =
     FileManager.default.temporaryDirectory.path
     + "/artwork-cache-\(UInt64.random(in: 0...UInt64.max))"
 
-  func cache(ttl: Double = 600, failureTTL: Double = 30) throws -> SourceCache<String> {
-    SourceCache(
+  func cache(ttl: Double = 600, failureTTL: Double = 30) throws -> ResultCache<String> {
+    ResultCache(
       storage: try FileSystemStorage(directory: directory), namespace: "test", ttl: ttl,
       failureTTL: failureTTL, clock: { [self] in time.withLock { $0 } })
   }
 
   func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
 
-  func lookup(_ cache: SourceCache<String>, url: String = "https://example.org/a.jpg")
-    async throws(ArtworkError) -> SourceCache<String>.Lookup
+  func lookup(_ cache: ResultCache<String>, url: String = "https://example.org/a.jpg")
+    async throws(ArtworkError) -> Lookup
   {
-    try await cache.value(
-      url: url, variant: "v", isUsable: { _ in true },
-      produce: { [self] validators throws(ArtworkError) in
-        calls.withLock { $0.append(validators) }
-        // Long enough for concurrent callers to pile up behind the first.
-        try? await Task.sleep(for: .milliseconds(50))
-        return try next.withLock { $0 }.get()
-      })
+    let lease: ResultCache<String>.Lease
+    switch try await cache.begin(url: url, variant: "v") {
+    case .answer(let payload, let hit): return Lookup(payload: payload, hit: hit)
+    case .produce(let started): lease = started
+    }
+    do throws(ArtworkError) {
+      calls.withLock { $0.append(lease.validators) }
+      // Long enough for concurrent callers to pile up behind the first.
+      try? await Task.sleep(for: .milliseconds(50))
+      switch try next.withLock({ $0 }).get() {
+      case .fresh(let payload, let validators):
+        return Lookup(
+          payload: try await lease.produced(payload, validators: validators), hit: false)
+      case .notModified(let validators):
+        return Lookup(payload: try await lease.confirmed(validators), hit: false)
+      }
+    } catch {
+      return Lookup(payload: try await lease.failed(error), hit: false)
+    }
   }
 
   var callCount: Int { calls.withLock { $0.count } }
@@ -47,7 +68,7 @@ private final class Harness: Sendable {
   deinit { try? FileManager.default.removeItem(atPath: directory) }
 }
 
-@Suite struct SourceCacheTests {
+@Suite struct ResultCacheTests {
   @Test func repeatWithinTTLDoesNotProduce() async throws {
     let harness = Harness()
     let cache = try harness.cache()

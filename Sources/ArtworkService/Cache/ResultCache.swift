@@ -1,0 +1,250 @@
+import ArtworkCore
+import SafeFetch
+import Storage
+import Synchronization
+
+/// The per-URL result store: what a source URL processed one way gave (or how it failed), with
+/// the origin's validators. A repeat within the TTL is answered from it without fetching; after
+/// the TTL the caller revalidates with the validators; a failure is remembered for the failure
+/// TTL; concurrent identical requests share one run. Records live in storage (they survive
+/// restarts and are shared by replicas) with a small in-memory copy in front.
+///
+/// It never calls back into its caller: `begin` answers either a result or a `Lease`, the
+/// caller does the work (fetch, render, store) and reports through the lease, and everyone who
+/// asked for the same key meanwhile gets that report.
+final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
+  typealias Record = ResultRecord<Payload>
+
+  /// What `begin` found.
+  enum Start: Sendable {
+    /// A result, and whether it came from the cache (false: another request just produced it).
+    case answer(Payload, hit: Bool)
+    /// Nothing fresh: the caller produces the result and reports it through the lease.
+    case produce(Lease)
+  }
+
+  /// The right, and duty, to produce the result for one key. Report exactly once: `produced`,
+  /// `confirmed` (the origin answered 304) or `failed`.
+  final class Lease: Sendable {
+    let key: String
+    let url: String
+    /// The last result, when there is one to revalidate (its record is past the TTL).
+    var previous: Payload? { last.withLock { $0?.payload } }
+    /// The validators to revalidate `previous` with.
+    var validators: Validators? { last.withLock { $0?.validators } }
+    /// The last result and its validators, until `discardPrevious`.
+    private let last: Mutex<(payload: Payload, validators: Validators)?>
+    fileprivate let record: Record?
+    fileprivate let cache: ResultCache
+    fileprivate let now: Double
+    private let reported = Atomic(false)
+
+    fileprivate init(
+      key: String, url: String, record: Record?, previous: Payload?, cache: ResultCache,
+      now: Double
+    ) {
+      self.key = key
+      self.url = url
+      self.record = record
+      self.last = Mutex(
+        previous.map { ($0, record?.validators ?? Validators()) })
+      self.cache = cache
+      self.now = now
+    }
+
+    deinit {
+      // A lease dropped without a report must not leave its waiters waiting forever.
+      if !reported.load(ordering: .acquiring) {
+        cache.finish(
+          key,
+          .failure(ArtworkError(.internal, "The request stopped.", internalDetail: "lease dropped"))
+        )
+      }
+    }
+
+    /// The last result can no longer be answered (its image is gone): produce from scratch, and
+    /// do not fall back on it.
+    func discardPrevious() {
+      last.withLock { $0 = nil }
+    }
+
+    /// A fresh result: stored, remembered, and handed to everyone waiting.
+    func produced(_ payload: Payload, validators: Validators) async throws(ArtworkError) -> Payload
+    {
+      let record = Record(url: url, payload: payload, validators: validators, checkedAt: now)
+      do throws(ArtworkError) {
+        try await cache.save(key, record)
+      } catch {
+        report(.failure(error))
+        throw error
+      }
+      report(.success(payload))
+      return payload
+    }
+
+    /// The origin confirmed `previous` (304): fresh again for a whole TTL.
+    func confirmed(_ validators: Validators) async throws(ArtworkError) -> Payload {
+      guard let previous, var record else {
+        let error = ArtworkError(
+          .badGateway, "The origin answered 304 Not Modified to an unconditional request.")
+        return try await failed(error)
+      }
+      record.checkedAt = now
+      record.validators = record.validators.updated(by: validators)
+      do throws(ArtworkError) {
+        try await cache.save(key, record)
+      } catch {
+        report(.failure(error))
+        throw error
+      }
+      report(.success(previous))
+      return previous
+    }
+
+    /// Producing failed. An origin that is down or slow keeps its last good result (relays keep
+    /// working), and is asked again only after the failure TTL; a failure that is the origin's
+    /// or the image's fault is remembered for the failure TTL; anything else is thrown as is.
+    func failed(_ error: ArtworkError) async throws(ArtworkError) -> Payload {
+      if let previous, var record, error.kind == .badGateway || error.kind == .gatewayTimeout {
+        record.checkedAt = now - max(0, cache.ttl - cache.failureTTL)
+        try? await cache.save(key, record)
+        report(.success(previous))
+        return previous
+      }
+      if ResultCache.isCacheable(error) {
+        let failure = Record.Failure(kind: error.kind.rawValue, detail: error.detail)
+        try? await cache.save(key, Record(url: url, failure: failure, checkedAt: now))
+      }
+      report(.failure(error))
+      throw error
+    }
+
+    private func report(_ result: Result<Payload, ArtworkError>) {
+      guard !reported.exchange(true, ordering: .acquiringAndReleasing) else { return }
+      cache.finish(key, result)
+    }
+  }
+
+  let ttl: Double
+  let failureTTL: Double
+  private let storage: any ArtworkStorage
+  private let namespace: String
+  private let clock: @Sendable () -> Double
+  private let memory = Mutex<[String: Record]>([:])
+  /// Keys being produced, with the requests waiting for them.
+  private let running = Mutex<
+    [String: [CheckedContinuation<Result<Payload, ArtworkError>?, Never>]]
+  >([:])
+  private static var memoryLimit: Int { 4096 }
+
+  /// - Parameters:
+  ///   - namespace: separates kinds of results (`artwork`, `thumbhash`) in one storage.
+  ///   - clock: seconds since 1970; injected so tests can move time.
+  init(
+    storage: any ArtworkStorage, namespace: String, ttl: Double, failureTTL: Double,
+    clock: @escaping @Sendable () -> Double
+  ) {
+    self.storage = storage
+    self.namespace = namespace
+    self.ttl = ttl
+    self.failureTTL = failureTTL
+    self.clock = clock
+  }
+
+  /// Failures worth remembering: the origin's or the image's fault, not ours or a passing load.
+  static func isCacheable(_ error: ArtworkError) -> Bool {
+    switch error.kind {
+    case .badRequest, .forbiddenAddress, .payloadTooLarge, .unsupportedMediaType,
+      .unprocessableImage, .badGateway, .gatewayTimeout:
+      true
+    default: false
+    }
+  }
+
+  /// The result for `url` under `variant` (the canonical options): fresh from the cache, or
+  /// the one another request is producing now, or a lease to produce it. A remembered failure
+  /// is thrown.
+  func begin(url: String, variant: String) async throws(ArtworkError) -> Start {
+    if let answer = try remembered(url: url, variant: variant) { return .answer(answer, hit: true) }
+    let key = self.key(url: url, variant: variant)
+    let joined: Result<Payload, ArtworkError>? = await withCheckedContinuation { continuation in
+      let first = running.withLock { running -> Bool in
+        if running[key] != nil {
+          running[key]?.append(continuation)
+          return false
+        }
+        running[key] = []
+        return true
+      }
+      if first { continuation.resume(returning: nil) }
+    }
+    if let joined { return .answer(try joined.get(), hit: false) }
+    let now = clock()
+    let stored: Record?
+    do throws(ArtworkError) {
+      stored = try await load(key)
+      if let stored, let answer = try Self.fresh(stored, now: now, ttl: ttl, failureTTL: failureTTL)
+      {
+        remember(key, stored)
+        finish(key, .success(answer))
+        return .answer(answer, hit: true)
+      }
+    } catch {
+      finish(key, .failure(error))
+      throw error
+    }
+    return .produce(
+      Lease(key: key, url: url, record: stored, previous: stored?.payload, cache: self, now: now))
+  }
+
+  /// The fresh result for `url` under `variant` if memory holds one, without waiting on
+  /// anything: nil when it must be looked up in storage or produced; a fresh failure is thrown.
+  func remembered(url: String, variant: String) throws(ArtworkError) -> Payload? {
+    let key = self.key(url: url, variant: variant)
+    guard let record = memory.withLock({ $0[key] }) else { return nil }
+    return try Self.fresh(record, now: clock(), ttl: ttl, failureTTL: failureTTL)
+  }
+
+  /// Hands `result` to every request waiting for `key` and ends its run.
+  fileprivate func finish(_ key: String, _ result: Result<Payload, ArtworkError>) {
+    let waiters = running.withLock { $0.removeValue(forKey: key) } ?? []
+    for waiter in waiters { waiter.resume(returning: .some(result)) }
+  }
+
+  private func key(url: String, variant: String) -> String { "\(namespace)|\(variant)|\(url)" }
+
+  /// The answer a record gives at `now`: its payload while fresh, its failure (thrown) while
+  /// that is fresh, nil when it must be produced again.
+  private static func fresh(_ record: Record, now: Double, ttl: Double, failureTTL: Double)
+    throws(ArtworkError) -> Payload?
+  {
+    let age = now - record.checkedAt
+    if let failure = record.failure {
+      guard age >= 0, age < failureTTL else { return nil }
+      throw ArtworkError(ArtworkError.Kind(rawValue: failure.kind) ?? .badGateway, failure.detail)
+    }
+    guard let payload = record.payload, age >= 0, age < ttl else { return nil }
+    return payload
+  }
+
+  private func recordName(_ key: String) -> String { "source-cache/\(SHA256.hex(Array(key.utf8)))" }
+
+  private func load(_ key: String) async throws(ArtworkError) -> Record? {
+    if let record = memory.withLock({ $0[key] }) { return record }
+    guard let bytes = try await storage.getRecord(recordName(key)) else { return nil }
+    return Record(json: bytes)
+  }
+
+  fileprivate func save(_ key: String, _ record: Record) async throws(ArtworkError) {
+    try await storage.putRecord(recordName(key), bytes: record.json)
+    remember(key, record)
+  }
+
+  private func remember(_ key: String, _ record: Record) {
+    memory.withLock { memory in
+      // NOTE: a crude bound: when full, start over. Records are in storage anyway.
+      if memory.count >= Self.memoryLimit { memory.removeAll(keepingCapacity: true) }
+      memory[key] = record
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SafeFetch
+
+/// What the service remembers about one source URL processed one way: the result (or a recent
+/// failure) and the validators to revalidate it with. Persisted as JSON through the storage's
+/// records, so it survives restarts and is shared by replicas.
+struct ResultRecord<Payload: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+  /// A recent failure, answered again until it expires.
+  struct Failure: Codable, Sendable, Equatable {
+    var kind: String
+    var detail: String
+  }
+
+  static var currentVersion: Int { 1 }
+
+  var version: Int
+  var url: String
+  var payload: Payload?
+  var failure: Failure?
+  var etag: String?
+  var lastModified: String?
+  /// When the origin last confirmed (or produced) this result, in seconds since 1970.
+  var checkedAt: Double
+
+  init(
+    url: String, payload: Payload? = nil, failure: Failure? = nil,
+    validators: Validators = Validators(), checkedAt: Double
+  ) {
+    self.version = Self.currentVersion
+    self.url = url
+    self.payload = payload
+    self.failure = failure
+    self.etag = validators.etag
+    self.lastModified = validators.lastModified
+    self.checkedAt = checkedAt
+  }
+
+  /// The origin's validators for `payload`.
+  var validators: Validators {
+    get { Validators(etag: etag, lastModified: lastModified) }
+    set {
+      etag = newValue.etag
+      lastModified = newValue.lastModified
+    }
+  }
+
+  var json: [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    // NOTE: encoding plain Codable structs of strings and numbers cannot fail.
+    return (try? [UInt8](encoder.encode(self))) ?? []
+  }
+
+  /// Nil for bytes that are not a record of the current version (an old format is a miss).
+  init?(json: [UInt8]) {
+    guard let record = try? JSONDecoder().decode(Self.self, from: Data(json)),
+      record.version == Self.currentVersion
+    else { return nil }
+    self = record
+  }
+}

@@ -1,0 +1,32 @@
+import ArtworkCore
+import SafeFetch
+
+extension ArtworkApp {
+  /// The remembered result of `url` under `variant`, or the lease to produce it, counted as a
+  /// cache hit or miss for /metrics.
+  func lookUp<Payload>(_ url: String, variant: String, in cache: ResultCache<Payload>)
+    async throws(ArtworkError) -> ResultCache<Payload>.Start
+  {
+    let start = try await cache.begin(url: url, variant: variant)
+    switch start {
+    case .answer(_, let hit): metrics.recordCacheLookup(hit: hit)
+    case .produce: metrics.recordCacheLookup(hit: false)
+    }
+    return start
+  }
+
+  /// A source URL fetched now (conditionally with `validators`), its outcome counted for
+  /// /metrics.
+  func fetchSource(_ url: String, validators: Validators) async throws(ArtworkError)
+    -> FetchedSource
+  {
+    do {
+      let fetched = try await fetcher.fetch(url, validators: validators)
+      metrics.recordFetch(outcome: fetched.isNotModified ? "not_modified" : "ok")
+      return fetched
+    } catch {
+      metrics.recordFetch(outcome: error.kind.rawValue)
+      throw error
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import ArtworkCore
+import HTTP
+import SafeFetch
+
+// `POST /v1/thumbhash`: the ThumbHash of a source image; nothing is stored.
+
+extension ArtworkApp {
+  /// The handler: parse (once), hash an upload at once, a URL through its remembered result.
+  func computeThumbHash(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+    let parsed = try ArtworkRequest.parsed(request)
+    guard parsed.fields.isEmpty else {
+      throw ArtworkError(.badRequest, "POST /v1/thumbhash takes no options.")
+    }
+    switch parsed.source {
+    case .upload(let bytes, let declaredType):
+      let answer = try await hash(bytes, declaredType: declaredType)
+      return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: nil))
+    case .url(let url):
+      let answer = try await thumbHash(from: url)
+      return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: url))
+    }
+  }
+
+  /// The fast path, on the server thread, as `rememberedArtwork`.
+  func rememberedThumbHash(_ request: inout HTTPRequest) -> HTTPResponse? {
+    guard let parsed = ArtworkRequest.parseJSON(request) else { return nil }
+    request.attachment = parsed
+    guard case .url(let url) = parsed.source, parsed.fields.isEmpty,
+      let answer = try? thumbHashResults.remembered(url: url, variant: "")
+    else { return nil }
+    metrics.recordCacheLookup(hit: true)
+    return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: url))
+  }
+
+  /// A URL's ThumbHash: the remembered result while fresh; else fetched (conditionally when
+  /// there is a result to revalidate), hashed and remembered.
+  func thumbHash(from url: String) async throws(ArtworkError) -> ThumbHashAnswer {
+    // 1. The remembered result, or the lease to produce it.
+    let lease: ResultCache<ThumbHashAnswer>.Lease
+    switch try await lookUp(url, variant: "", in: thumbHashResults) {
+    case .answer(let answer, _): return answer
+    case .produce(let started): lease = started
+    }
+    do throws(ArtworkError) {
+      // 2. Fetch, conditionally when there is a result to revalidate.
+      let fetched = try await fetchSource(url, validators: lease.validators ?? Validators())
+      // 3. Not modified: the last result holds.
+      if fetched.isNotModified { return try await lease.confirmed(fetched.validators) }
+      // 4. Hash, then remember.
+      let answer = try await hash(
+        fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence))
+      return try await lease.produced(answer, validators: fetched.validators)
+    } catch {
+      return try await lease.failed(error)
+    }
+  }
+
+  private func hash(_ bytes: ArraySlice<UInt8>, declaredType: String?) async throws(ArtworkError)
+    -> ThumbHashAnswer
+  {
+    ThumbHashAnswer(try await processor.thumbHash(bytes, declaredType: declaredType))
+  }
+}

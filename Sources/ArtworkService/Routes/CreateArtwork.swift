@@ -1,0 +1,96 @@
+import ArtworkCore
+import HTTP
+import Imaging
+import SafeFetch
+import Storage
+
+// `POST /v1/artwork`: hosted, framed artwork and its ThumbHash. docs/ARCHITECTURE.md walks it.
+
+extension ArtworkApp {
+  /// The handler: parse (once), then an upload is rendered and stored, a URL goes through its
+  /// remembered result; 201 with the hosted URL, shape, ThumbHash and facts of what was stored.
+  func createArtwork(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+    let parsed = try ArtworkRequest.parsed(request)
+    let options = try ArtworkOptions(fields: parsed.fields)
+    switch parsed.source {
+    case .upload(let bytes, let declaredType):
+      let answer = try await renderAndStore(bytes, declaredType: declaredType, options: options)
+      return artworkResponse(answer, sourceURL: nil)
+    case .url(let url):
+      return artworkResponse(try await artwork(from: url, options: options), sourceURL: url)
+    }
+  }
+
+  /// The fast path, on the server thread: a URL whose result is in memory (the relay's repeat
+  /// of a poster URL) is answered at once. Anything else goes to `createArtwork`, with what was
+  /// parsed here.
+  func rememberedArtwork(_ request: inout HTTPRequest) -> HTTPResponse? {
+    guard let parsed = ArtworkRequest.parseJSON(request) else { return nil }
+    request.attachment = parsed
+    guard case .url(let url) = parsed.source,
+      let options = try? ArtworkOptions(fields: parsed.fields),
+      let answer = try? artworkResults.remembered(url: url, variant: options.cacheKey)
+    else { return nil }
+    metrics.recordCacheLookup(hit: true)
+    return artworkResponse(answer, sourceURL: url)
+  }
+
+  /// A URL's artwork: the remembered result while it is fresh; else the origin is asked
+  /// (conditionally when the last result's image is still stored), and a new image is rendered,
+  /// stored and remembered. Concurrent identical requests share one run.
+  func artwork(from url: String, options: ArtworkOptions) async throws(ArtworkError)
+    -> ArtworkAnswer
+  {
+    // 1. The remembered result, or the lease to produce it.
+    let lease: ResultCache<ArtworkAnswer>.Lease
+    switch try await lookUp(url, variant: options.cacheKey, in: artworkResults) {
+    case .answer(let answer, _): return answer
+    case .produce(let started): lease = started
+    }
+    do throws(ArtworkError) {
+      // 2. Revalidate the last result only while its image is still stored.
+      if let previous = lease.previous, !(await isStored(previous)) { lease.discardPrevious() }
+      // 3. Fetch, conditionally when there is a result to revalidate.
+      let fetched = try await fetchSource(url, validators: lease.validators ?? Validators())
+      // 4. Not modified: the last result holds.
+      if fetched.isNotModified { return try await lease.confirmed(fetched.validators) }
+      // 5. Render and store the new image, then remember it.
+      let answer = try await renderAndStore(
+        fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
+        options: options)
+      return try await lease.produced(answer, validators: fetched.validators)
+    } catch {
+      return try await lease.failed(error)
+    }
+  }
+
+  /// Renders source bytes for `options` and stores the result; answers once the object is
+  /// durably stored (nothing acknowledged is ever lost).
+  func renderAndStore(_ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions)
+    async throws(ArtworkError) -> ArtworkAnswer
+  {
+    let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+    if try await storage.put(created.key, bytes: created.rendered.bytes) {
+      metrics.recordArtworkCreated(bytes: created.rendered.bytes.count)
+    }
+    return ArtworkAnswer(created, shape: options.shape)
+  }
+
+  /// Whether the image of a remembered answer is still in storage (retention may have removed
+  /// it); a storage failure counts as not stored, so the image is made again.
+  private func isStored(_ answer: ArtworkAnswer) async -> Bool {
+    guard let key = ArtworkKey(fileName: answer.fileName) else { return false }
+    return (try? await storage.head(key)) != nil
+  }
+
+  private func artworkResponse(_ answer: ArtworkAnswer, sourceURL: String?) -> HTTPResponse {
+    let url = imageURL(answer.fileName)
+    let body = ArtworkApp.artworkJSON(answer, location: url, sourceURL: sourceURL)
+    return JSONResponse.make(201, body, headers: [("Location", url)])
+  }
+
+  /// The public URL of a stored object.
+  func imageURL(_ fileName: String) -> String {
+    "\(config.publicURL)/v1/images/\(fileName)"
+  }
+}
