@@ -25,13 +25,9 @@ extension ArtworkCommand {
         ["detail": .string(error.detail), "internal": .string(error.internalDetail ?? "")])
       return 1
     }
-    logger.info(
-      "listening",
-      [
-        "address": .string("\(config.listen.host):\(server.port)"),
-        "public_url": .string(config.publicURL),
-        "storage": .string("\(config.storage)"),
-      ])
+    var fields = config.summary
+    fields["address"] = .string("\(config.listen.host):\(server.port)")
+    logger.info("listening", fields)
     let received = await SignalWaiter.wait()
     logger.info("shutting down", ["signal": .int(Int(received))])
     await server.shutdown()

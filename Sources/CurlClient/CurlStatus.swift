@@ -17,10 +17,6 @@ public struct CurlStatus: Sendable, Equatable, CustomStringConvertible {
   /// Every address was refused or unreachable.
   public var isConnectFailure: Bool { code == Int(CURLE_COULDNT_CONNECT.rawValue) }
   public var isResolveFailure: Bool { code == Int(CURLE_COULDNT_RESOLVE_HOST.rawValue) }
-  /// A write, header or progress callback stopped the transfer.
-  public var isAbortedByCallback: Bool {
-    code == Int(CURLE_WRITE_ERROR.rawValue) || code == Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
-  }
   /// The peer's certificate was not trusted or did not match the host.
   public var isCertificateFailure: Bool {
     code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)

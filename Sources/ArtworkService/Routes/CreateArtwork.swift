@@ -84,13 +84,9 @@ extension ArtworkApp {
   }
 
   private func artworkResponse(_ answer: ArtworkAnswer, sourceURL: String?) -> HTTPResponse {
-    let url = imageURL(answer.fileName)
+    let url = ArtworkKey(fileName: answer.fileName).map(config.imageURL(for:)) ?? answer.fileName
     let body = ArtworkApp.artworkJSON(answer, location: url, sourceURL: sourceURL)
     return JSONResponse.make(201, body, headers: [("Location", url)])
   }
 
-  /// The public URL of a stored object.
-  func imageURL(_ fileName: String) -> String {
-    "\(config.publicURL)/v1/images/\(fileName)"
-  }
 }

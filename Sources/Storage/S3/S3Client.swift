@@ -1,138 +1,96 @@
 import ArtworkCore
+import CurlClient
+import Foundation
 
-/// Builds the S3 requests `S3Storage` sends: URLs (path-style or virtual-hosted), canonical
-/// paths and queries, and the headers libcurl then signs with SigV4. Pure: no I/O.
-///
-/// NOTE: libcurl 7.88's SigV4 signs exactly the headers it is given and adds no
-/// `x-amz-content-sha256`, so every request carries one here: the body's SHA-256, or the
-/// empty-body hash for bodyless requests.
-struct S3Client: Sendable {
-  let configuration: S3Configuration
-  /// `{scheme}://{host}{base}/{bucket}` or `{scheme}://{bucket}.{host}{base}`, no trailing slash:
-  /// worked out once, as every request's URL starts with it.
-  private let bucketBase: String
+/// Sends `S3Request`s to the store: libcurl signs each with SigV4 (CURLOPT_AWS_SIGV4 and the
+/// credentials as CURLOPT_USERPWD) and performs it on a thread of `S3HandlePool`. No SigV4 code
+/// of our own: only the canonical path, query and headers that curl 7.88 expects ready-made.
+final class S3Client: Sendable {
+  /// Why a request got no HTTP answer.
+  struct Failure: Error, Sendable {
+    /// A sentence for logs: curl's message, or that the pool was full.
+    var message: String
+    var isTimeout: Bool
+  }
 
-  /// The SHA-256 of an empty body, the payload hash of GET, HEAD and DELETE.
-  static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+  private let configuration: S3Configuration
+  private let pool: S3HandlePool
+  /// The largest response body accepted: objects are a few MB, listing pages well under 1 MB.
+  static let maxResponseBytes = 64 << 20
 
-  init(configuration: S3Configuration) {
+  init(configuration: S3Configuration, threads: Int) {
     self.configuration = configuration
-    self.bucketBase = Self.bucketBase(configuration)
+    pool = S3HandlePool(threads: threads)
   }
 
-  // MARK: - Keys
-
-  /// `{prefix}/objects/{id}.{ext}`.
-  func objectKey(_ key: ArtworkKey) -> String { prefixed("objects/\(key.fileName)") }
-
-  /// `{prefix}/records/{sha256 of name}`: hashing keeps any name (a URL) a short, safe key.
-  func recordKey(_ name: String) -> String {
-    prefixed("records/\(SHA256.hex(Array(name.utf8)))")
-  }
-
-  /// `{prefix}/objects/`: what the sweep lists.
-  var objectsPrefix: String { prefixed("objects/") }
-  /// `{prefix}/records/`.
-  var recordsPrefix: String { prefixed("records/") }
-  /// A probe key the readiness check writes and deletes.
-  func probeKey(_ token: String) -> String { prefixed("readiness/\(token)") }
-
-  private func prefixed(_ path: String) -> String {
-    configuration.prefix.isEmpty ? path : "\(configuration.prefix)/\(path)"
-  }
-
-  // MARK: - URLs
-
-  /// The URL of object `key` (already unencoded; encoded here).
-  func objectURL(_ key: String) -> String {
-    bucketBase + "/" + S3Encoding.encodeKey(key)
-  }
-
-  /// The bucket's URL with a canonical query (`/bucket?…` or `https://bucket.host/?…`).
-  func bucketURL(query: [(name: String, value: String)] = []) -> String {
-    var url = bucketBase
-    // Virtual-hosted: the bucket is the host, so its listing is the root path `/`.
-    if configuration.virtualHosted { url += "/" }
-    if !query.isEmpty { url += "?" + S3Encoding.canonicalQuery(query) }
-    return url
-  }
-
-  private static func bucketBase(_ configuration: S3Configuration) -> String {
-    guard let parts = configuration.endpointParts else {
-      // An invalid configuration is reported by `problems` first; never crash on it here.
-      return configuration.endpoint + "/" + S3Encoding.encodeKey(configuration.bucket)
+  /// Performs `request` and returns the store's answer (any status), or why there was none.
+  func perform(_ request: S3Request) async -> Result<S3Response, Failure> {
+    let configuration = self.configuration
+    let outcome = await pool.run { easy in
+      let result = Self.perform(request, on: easy, configuration: configuration)
+      // A handle whose transfer failed is dropped: the next job starts from a fresh one.
+      return (result, keepHandle: (try? result.get()) != nil)
     }
-    let base = parts.basePath
-    if configuration.virtualHosted {
-      return "\(parts.scheme)://\(configuration.bucket).\(parts.authority)\(base)"
+    return outcome
+      ?? .failure(
+        Failure(
+          message: "too many S3 requests are waiting for a connection", isTimeout: false))
+  }
+
+  /// The blocking part, on a pool thread.
+  private static func perform(
+    _ request: S3Request, on easy: CurlEasy, configuration: S3Configuration
+  ) -> Result<S3Response, Failure> {
+    let collected = Collected()
+    easy.onHeaderLine = { line in
+      collected.header(line)
+      return true
     }
-    return "\(parts.scheme)://\(parts.authority)\(base)/\(configuration.bucket)"
+    easy.onBody = { chunk in
+      collected.body += chunk
+      return collected.body.count <= maxResponseBytes
+    }
+    easy.onProgress = nil
+    easy.onOpenSocket = nil
+    easy.set(.url, request.url)
+    easy.set(.protocols, "http,https")
+    easy.set(.followLocation, false)
+    easy.set(.connectTimeoutMS, configuration.connectTimeout.milliseconds)
+    easy.set(.timeoutMS, configuration.requestTimeout.milliseconds)
+    easy.set(.awsSigV4, "aws:amz:\(configuration.region):s3")
+    easy.set(.userPassword, "\(configuration.accessKey):\(configuration.secretKey)")
+    easy.set(.userAgent, "artwork-s3")
+    easy.set(.httpHeader, request.headers.map { "\($0.name): \($0.value)" })
+    switch request.method {
+    case .put: easy.setBodyRequest(method: "PUT", body: request.body)
+    case .get, .head, .delete: easy.setBodylessRequest(method: request.method.rawValue)
+    }
+    let status = easy.perform()
+    // Drop the closures now: they capture this request's buffers.
+    easy.onHeaderLine = nil
+    easy.onBody = nil
+    guard status.isOK else {
+      return .failure(
+        Failure(
+          message: status.description, isTimeout: status.isTimeout))
+    }
+    let code = easy.info(.responseCode) ?? 0
+    return .success(S3Response(status: code, headers: collected.headers, body: collected.body))
   }
+}
 
-  // MARK: - Requests
+/// One transfer's response headers and body, filled by curl's callbacks on one pool thread.
+private final class Collected {
+  var headers: [String: String] = [:]
+  var body: [UInt8] = []
 
-  /// A PUT of `body`. `createOnly` adds `If-None-Match: *` (412 when the key exists).
-  func putObject(
-    _ key: String, body: [UInt8], contentType: String, cacheControl: String?, createOnly: Bool
-  ) -> S3Request {
-    var headers: [(name: String, value: String)] = [
-      ("content-type", contentType),
-      ("x-amz-content-sha256", SHA256.hex(body)),
-    ]
-    if let cacheControl { headers.append(("cache-control", cacheControl)) }
-    if createOnly { headers.append(("if-none-match", "*")) }
-    return S3Request(method: .put, url: objectURL(key), headers: headers, body: body)
-  }
-
-  /// A GET of the whole object, or of `range` (inclusive byte offsets) when given.
-  func getObject(_ key: String, range: ClosedRange<Int>? = nil) -> S3Request {
-    var headers = Self.bodylessHeaders
-    if let range { headers.append(("range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
-    return S3Request(method: .get, url: objectURL(key), headers: headers, body: [])
-  }
-
-  func headObject(_ key: String) -> S3Request {
-    S3Request(method: .head, url: objectURL(key), headers: Self.bodylessHeaders, body: [])
-  }
-
-  func deleteObject(_ key: String) -> S3Request {
-    S3Request(method: .delete, url: objectURL(key), headers: Self.bodylessHeaders, body: [])
-  }
-
-  /// Copies an object onto itself with its metadata restated: this refreshes its
-  /// Last-Modified time, which is what retention (and a bucket lifecycle rule) ages by.
-  /// `x-amz-meta-touched` records when (seconds since 1970), for operators and tests.
-  func copyInPlace(
-    _ key: String, contentType: String, cacheControl: String, touchedAt: Int64
-  ) -> S3Request {
-    let source = "/" + S3Encoding.encodeKey(configuration.bucket) + "/" + S3Encoding.encodeKey(key)
-    var headers = Self.bodylessHeaders
-    headers += [
-      ("content-type", contentType),
-      ("cache-control", cacheControl),
-      ("x-amz-copy-source", source),
-      ("x-amz-metadata-directive", "REPLACE"),
-      ("x-amz-meta-touched", String(touchedAt)),
-    ]
-    return S3Request(method: .put, url: objectURL(key), headers: headers, body: [])
-  }
-
-  /// One page of ListObjectsV2 under `prefix`.
-  func listObjects(prefix: String, continuationToken: String?, maxKeys: Int) -> S3Request {
-    var query: [(name: String, value: String)] = [
-      ("list-type", "2"), ("max-keys", String(maxKeys)), ("prefix", prefix),
-    ]
-    if let continuationToken { query.append(("continuation-token", continuationToken)) }
-    return S3Request(
-      method: .get, url: bucketURL(query: query), headers: Self.bodylessHeaders, body: [])
-  }
-
-  /// HEAD of the bucket: 200 when it exists and the credentials may use it.
-  func headBucket() -> S3Request {
-    S3Request(method: .head, url: bucketURL(), headers: Self.bodylessHeaders, body: [])
-  }
-
-  private static var bodylessHeaders: [(name: String, value: String)] {
-    [("x-amz-content-sha256", emptyPayloadHash)]
+  /// Header lines arrive per response: an interim `100 Continue` is followed by the final
+  /// status line, which starts the header set afresh.
+  func header(_ line: String) {
+    if line.hasPrefix("HTTP/") {
+      headers = [:]
+      return
+    }
+    if let (name, value) = HeaderSyntax.field(line) { headers[name] = value }
   }
 }

@@ -16,7 +16,7 @@ extension S3Storage {
   func send(_ request: S3Request, _ operation: String) async throws(ArtworkError) -> S3Response {
     var pause = Duration.milliseconds(150)
     for attempt in 1...Self.attempts {
-      switch await transport.perform(request) {
+      switch await client.perform(request) {
       case .success(let response):
         guard Self.isTransient(response.status), attempt < Self.attempts else { return response }
       case .failure(let failure):

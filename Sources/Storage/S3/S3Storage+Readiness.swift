@@ -7,14 +7,14 @@ extension S3Storage {
   /// NOTE: the listing comes first because some stores (SeaweedFS) create a missing bucket on
   /// a write, which would hide a misspelt bucket name; a listing reports `NoSuchBucket`.
   public func readinessProblem() async -> String? {
-    let configuration = client.configuration
+    let configuration = requests.configuration
     if let problem = configuration.problems.first { return problem }
-    let list = client.listObjects(prefix: probeKey, continuationToken: nil, maxKeys: 1)
-    let probe = client.putObject(
+    let list = requests.listObjects(prefix: probeKey, continuationToken: nil, maxKeys: 1)
+    let probe = requests.putObject(
       probeKey, body: Array("ok".utf8), contentType: "text/plain", cacheControl: nil,
       createOnly: false)
     for request in [list, probe] {
-      switch await transport.perform(request) {
+      switch await client.perform(request) {
       case .failure(let failure):
         return Self.readinessProblem(failure, configuration: configuration)
       case .success(let response) where response.isSuccess:
@@ -24,13 +24,13 @@ extension S3Storage {
       }
     }
     // The probe stays behind only if this delete fails; it is tiny and overwritten next time.
-    _ = await transport.perform(client.deleteObject(probeKey))
+    _ = await client.perform(requests.deleteObject(probeKey))
     return nil
   }
 
   /// Words for a store that did not answer.
   static func readinessProblem(
-    _ failure: S3Transport.Failure, configuration: S3Configuration
+    _ failure: S3Client.Failure, configuration: S3Configuration
   ) -> String {
     if failure.isTimeout {
       return "the S3 endpoint \(configuration.endpoint) did not answer in time: \(failure.message)"

@@ -23,9 +23,9 @@ extension S3Storage {
     async throws(ArtworkError) -> ObjectStream?
   {
     precondition(chunkSize > 0)
-    let name = client.objectKey(key)
+    let name = requests.objectKey(key)
     let operation = "GET \(name) (stream)"
-    let first = try await send(client.getObject(name, range: 0...(chunkSize - 1)), operation)
+    let first = try await send(requests.getObject(name, range: 0...(chunkSize - 1)), operation)
     let length: Int
     switch first.status {
     case 206:
@@ -50,7 +50,7 @@ extension S3Storage {
       switch step {
       case .chunk(let bytes): return bytes
       case .range(let range):
-        let response = try await send(client.getObject(name, range: range), operation)
+        let response = try await send(requests.getObject(name, range: range), operation)
         guard response.status == 206, response.body.count == range.count else {
           if response.status == 206 {
             throw unavailable(operation, "short range: \(response.body.count) of \(range.count)")

@@ -10,7 +10,7 @@ extension S3Storage {
   public func sweep(olderThan age: Duration, limit: Int) async -> Int {
     let cutoff = now() - age.components.seconds
     var deleted = 0
-    for prefix in [client.objectsPrefix, client.recordsPrefix] where deleted < limit {
+    for prefix in [requests.objectsPrefix, requests.recordsPrefix] where deleted < limit {
       deleted += await sweep(prefix: prefix, cutoff: cutoff, limit: limit - deleted)
     }
     return deleted
@@ -20,9 +20,9 @@ extension S3Storage {
     var deleted = 0
     var token = sweepCursors.withLock { $0[prefix] }
     for _ in 0..<sweepPaging.pagesPerPass {
-      let request = client.listObjects(
+      let request = requests.listObjects(
         prefix: prefix, continuationToken: token, maxKeys: sweepPaging.pageSize)
-      guard case .success(let response) = await transport.perform(request), response.isSuccess
+      guard case .success(let response) = await client.perform(request), response.isSuccess
       else { return deleted }
       let page = S3Listing(xml: response.body)
       for entry in page.entries {
@@ -31,7 +31,7 @@ extension S3Storage {
           return deleted
         }
         guard let modified = entry.lastModified, modified < cutoff else { continue }
-        if case .success(let answer) = await transport.perform(client.deleteObject(entry.key)),
+        if case .success(let answer) = await client.perform(requests.deleteObject(entry.key)),
           answer.isSuccess
         {
           deleted += 1

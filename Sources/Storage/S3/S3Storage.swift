@@ -19,8 +19,8 @@ import Synchronization
 ///   failure to reach the store is `.storageUnavailable` with `retryAfter`; nothing is sticky:
 ///   the next request after the store is back simply works.
 public final class S3Storage: ArtworkStorage {
+  let requests: S3Requests
   let client: S3Client
-  let transport: S3Transport
   /// Seconds since 1970, now. Injected by tests that age objects without waiting.
   let now: @Sendable () -> Int64
   /// An object read this long after its Last-Modified is restamped (see the type's doc).
@@ -60,20 +60,20 @@ public final class S3Storage: ArtworkStorage {
     configuration: S3Configuration, threads: Int, touchInterval: Int64,
     sweepPaging: SweepPaging = SweepPaging(), now: @escaping @Sendable () -> Int64
   ) {
-    client = S3Client(configuration: configuration)
-    transport = S3Transport(configuration: configuration, threads: threads)
+    requests = S3Requests(configuration: configuration)
+    client = S3Client(configuration: configuration, threads: threads)
     self.now = now
     self.touchInterval = touchInterval
     self.sweepPaging = sweepPaging
-    probeKey = client.probeKey(UUID().uuidString.lowercased())
+    probeKey = requests.probeKey(UUID().uuidString.lowercased())
   }
 
   // MARK: - Objects
 
   @discardableResult
   public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool {
-    let name = client.objectKey(key)
-    let request = client.putObject(
+    let name = requests.objectKey(key)
+    let request = requests.putObject(
       name, body: bytes, contentType: key.format.contentType,
       cacheControl: ArtworkKey.cacheControl, createOnly: true)
     var response = try await send(request, "PUT \(name)")
@@ -86,7 +86,7 @@ public final class S3Storage: ArtworkStorage {
     if response.isSuccess { return true }
     guard response.status == 412 else { throw failure(response, "PUT \(name)") }
     // Stored already (same bytes): this request counts as a use of it for retention.
-    if let existing = try? await send(client.headObject(name), "HEAD \(name)"),
+    if let existing = try? await send(requests.headObject(name), "HEAD \(name)"),
       existing.isSuccess
     {
       await refreshIfStale(key, response: existing)
@@ -95,8 +95,8 @@ public final class S3Storage: ArtworkStorage {
   }
 
   public func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject? {
-    let name = client.objectKey(key)
-    let response = try await send(client.getObject(name), "GET \(name)")
+    let name = requests.objectKey(key)
+    let response = try await send(requests.getObject(name), "GET \(name)")
     if isMissingObject(response) { return nil }
     guard response.status == 200 else { throw failure(response, "GET \(name)") }
     if let length = response.contentLength, length != response.body.count {
@@ -108,8 +108,8 @@ public final class S3Storage: ArtworkStorage {
   }
 
   public func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int? {
-    let name = client.objectKey(key)
-    let response = try await send(client.headObject(name), "HEAD \(name)")
+    let name = requests.objectKey(key)
+    let response = try await send(requests.headObject(name), "HEAD \(name)")
     if response.status == 404 { return nil }
     guard response.status == 200, let length = response.contentLength else {
       throw failure(response, "HEAD \(name)")
@@ -121,8 +121,8 @@ public final class S3Storage: ArtworkStorage {
   // MARK: - Records
 
   public func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError) {
-    let key = client.recordKey(name)
-    let request = client.putObject(
+    let key = requests.recordKey(name)
+    let request = requests.putObject(
       key, body: bytes, contentType: "application/octet-stream", cacheControl: nil,
       createOnly: false)
     let response = try await send(request, "PUT \(key)")
@@ -130,8 +130,8 @@ public final class S3Storage: ArtworkStorage {
   }
 
   public func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]? {
-    let key = client.recordKey(name)
-    let response = try await send(client.getObject(key), "GET \(key)")
+    let key = requests.recordKey(name)
+    let response = try await send(requests.getObject(key), "GET \(key)")
     if isMissingObject(response) { return nil }
     guard response.status == 200 else { throw failure(response, "GET \(key)") }
     return response.body
@@ -143,10 +143,10 @@ public final class S3Storage: ArtworkStorage {
   /// `touchInterval`. Best effort: a failure here never fails the read; the next read retries.
   func refreshIfStale(_ key: ArtworkKey, response: S3Response) async {
     guard let modified = response.lastModified, now() - modified >= touchInterval else { return }
-    let name = client.objectKey(key)
-    let request = client.copyInPlace(
+    let name = requests.objectKey(key)
+    let request = requests.copyInPlace(
       name, contentType: key.format.contentType, cacheControl: ArtworkKey.cacheControl,
       touchedAt: now())
-    _ = await transport.perform(request)
+    _ = await client.perform(request)
   }
 }

@@ -9,8 +9,8 @@ import Testing
   static func client(
     endpoint: String = "https://s3.example.com", prefix: String = "artwork",
     virtualHosted: Bool = false
-  ) -> S3Client {
-    S3Client(
+  ) -> S3Requests {
+    S3Requests(
       configuration: S3Configuration(
         endpoint: endpoint, bucket: "media", prefix: prefix, accessKey: "AK", secretKey: "SK",
         virtualHosted: virtualHosted))
@@ -86,21 +86,21 @@ import Testing
       "artwork/records/r", body: [], contentType: "application/octet-stream", cacheControl: nil,
       createOnly: false)
     #expect(request.header("if-none-match") == nil)
-    #expect(request.header("x-amz-content-sha256") == S3Client.emptyPayloadHash)
+    #expect(request.header("x-amz-content-sha256") == S3Requests.emptyPayloadHash)
   }
 
   @Test func bodylessRequestsHashTheEmptyBody() {
     let client = Self.client()
     let requests = [
       client.getObject("k"), client.headObject("k"), client.deleteObject("k"),
-      client.headBucket(), client.listObjects(prefix: "p/", continuationToken: nil, maxKeys: 5),
+      client.listObjects(prefix: "p/", continuationToken: nil, maxKeys: 5),
       client.getObject("k", range: 0...9),
     ]
     for request in requests {
-      #expect(request.header("x-amz-content-sha256") == S3Client.emptyPayloadHash)
+      #expect(request.header("x-amz-content-sha256") == S3Requests.emptyPayloadHash)
       #expect(request.body.isEmpty)
     }
-    #expect(requests[5].header("range") == "bytes=0-9")
+    #expect(requests.last?.header("range") == "bytes=0-9")
   }
 
   @Test func listingQueryIsCanonical() {

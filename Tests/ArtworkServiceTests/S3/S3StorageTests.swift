@@ -37,11 +37,11 @@ import Testing
     let (key, bytes) = StorageContract.sample(format: .png)
     try await storage.put(key, bytes: bytes)
     let response = try await storage.send(
-      storage.client.headObject(storage.client.objectKey(key)), "HEAD")
+      storage.requests.headObject(storage.requests.objectKey(key)), "HEAD")
     #expect(response.status == 200)
     #expect(response.headers["content-type"] == "image/png")
     #expect(response.headers["cache-control"] == "public, max-age=31536000, immutable")
-    #expect(storage.client.objectKey(key).hasSuffix("/objects/\(key.fileName)"))
+    #expect(storage.requests.objectKey(key).hasSuffix("/objects/\(key.fileName)"))
   }
 
   @Test func readyWithGoodCredentials() async throws {
@@ -146,16 +146,17 @@ import Testing
     let storage = try Self.storage(now: clock.now)
     let (key, bytes) = StorageContract.sample(100)
     try await storage.put(key, bytes: bytes)
-    let name = storage.client.objectKey(key)
-    let fresh = try await storage.send(storage.client.headObject(name), "HEAD")
+    let name = storage.requests.objectKey(key)
+    let fresh = try await storage.send(storage.requests.headObject(name), "HEAD")
     #expect(fresh.headers["x-amz-meta-touched"] == nil)
     _ = try await storage.get(key)  // not stale yet: no copy
     #expect(
-      try await storage.send(storage.client.headObject(name), "HEAD").headers["x-amz-meta-touched"]
+      try await storage.send(storage.requests.headObject(name), "HEAD").headers[
+        "x-amz-meta-touched"]
         == nil)
     clock.shift(by: 2 * 86_400)
     #expect(try await storage.get(key)?.bytes == bytes)
-    let touched = try await storage.send(storage.client.headObject(name), "HEAD")
+    let touched = try await storage.send(storage.requests.headObject(name), "HEAD")
     #expect(touched.headers["x-amz-meta-touched"] != nil)
     #expect(touched.headers["content-type"] == "image/jpeg")
     #expect(touched.headers["cache-control"] == "public, max-age=31536000, immutable")

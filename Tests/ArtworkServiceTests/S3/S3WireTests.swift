@@ -73,7 +73,7 @@ import Testing
     let recordHash = SHA256.hex(Array("https://example.com/a.jpg".utf8))
     #expect(requests[1].requestLine == "GET /art-bucket/p/records/\(recordHash) HTTP/1.1")
     for request in requests {
-      #expect(request.header("x-amz-content-sha256") == S3Client.emptyPayloadHash)
+      #expect(request.header("x-amz-content-sha256") == S3Requests.emptyPayloadHash)
       #expect(request.header("content-length") == nil)
       #expect(
         Self.signedHeaders(request.header("authorization")) == [

@@ -1,0 +1,35 @@
+@testable import ArtworkCore
+@testable import Imaging
+
+// What the tests read back from the pipeline's output: pixels by position and by area.
+
+extension DecodedImage {
+  /// Decodes encoded bytes of any accepted format as stored (no autorotation, first frame).
+  /// `forceAlpha` adds an opaque alpha band to pictures that have none.
+  init(decoding bytes: [UInt8], forceAlpha: Bool = false) throws(ArtworkError) {
+    let format = try ImagePipeline.sniff(bytes)
+    let source = try VipsSource(borrowing: bytes)
+    _ = try ImagePipeline.readHeader(
+      source, format: format, byteCount: bytes.count, limits: .standard)
+    let image = try ImagePipeline.open(source, format: format).copyMemory().toSRGB(
+      importingProfile: true)
+    try self.init(image, forceAlpha: forceAlpha)
+  }
+
+  /// The samples of pixel (x, y).
+  func pixel(x: Int, y: Int) -> [UInt8] {
+    let start = (y * width + x) * bands
+    return Array(pixels[start..<start + bands])
+  }
+
+  /// The mean of each band over the rectangle at (x, y) of the given size.
+  func mean(x: Int, y: Int, width w: Int, height h: Int) -> [Double] {
+    var sums = [Double](repeating: 0, count: bands)
+    for row in y..<y + h {
+      for column in x..<x + w {
+        for (band, value) in pixel(x: column, y: row).enumerated() { sums[band] += Double(value) }
+      }
+    }
+    return sums.map { $0 / Double(w * h) }
+  }
+}
