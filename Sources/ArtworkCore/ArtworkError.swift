@@ -28,6 +28,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case `internal`
   }
 
+  /// What went wrong, as a class of failure (one HTTP status each).
   public var kind: Kind
   /// A specific sentence a user can act on. Never contains internals.
   public var detail: String
@@ -36,6 +37,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
   /// Seconds a client should wait before retrying (503 answers).
   public var retryAfter: Int?
 
+  /// An error of `kind` with a public `detail`, internals for the log, and a retry hint.
   public init(_ kind: Kind, _ detail: String, internalDetail: String? = nil, retryAfter: Int? = nil)
   {
     self.kind = kind

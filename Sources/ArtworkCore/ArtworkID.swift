@@ -1,5 +1,6 @@
 /// A content-addressed artwork id: the lowercase hex SHA-256 of the stored bytes.
 public struct ArtworkID: Sendable, Hashable, CustomStringConvertible {
+  /// The 64 lowercase hex digits.
   public let hex: String
 
   /// Accepts exactly 64 lowercase hex digits; anything else is not an id (and never reaches storage).

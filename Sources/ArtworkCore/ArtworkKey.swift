@@ -1,12 +1,15 @@
 /// The name of one stored artwork object: `{id}.{ext}`.
 public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
+  /// The content hash of the stored bytes.
   public let id: ArtworkID
+  /// The stored format, which gives the file extension.
   public let format: StoredFormat
 
   /// An object never changes under its name (the name is its content hash): whoever serves it,
   /// the service or a bucket behind a CDN, may let it be cached for a year.
   public static let cacheControl = "public, max-age=31536000, immutable"
 
+  /// The key of the object with `id` stored as `format`.
   public init(id: ArtworkID, format: StoredFormat) {
     self.id = id
     self.format = format
@@ -21,6 +24,7 @@ public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
     self.init(id: id, format: format)
   }
 
+  /// `{id}.{ext}`, as hosted under `/v1/images/`.
   public var fileName: String { "\(id.hex).\(format.fileExtension)" }
   public var description: String { fileName }
 }

@@ -9,6 +9,7 @@ public struct PoolStats: Sendable, Equatable {
   /// Jobs accepted and waiting for a thread.
   public var queued: Int
 
+  /// A view of `busy` running and `queued` waiting jobs.
   public init(busy: Int, queued: Int) {
     self.busy = busy
     self.queued = queued
@@ -153,7 +154,7 @@ public final class BlockingPool<Local>: Sendable {
   }
 
   /// Refuses new jobs from now on; jobs already accepted still run. Returns at once.
-  public func beginShutdown() {
+  func beginShutdown() {
     let running = shared.state.withLock { state -> Int in
       guard !state.stopping else { return 0 }
       state.stopping = true

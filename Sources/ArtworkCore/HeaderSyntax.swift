@@ -37,6 +37,7 @@ public enum HeaderSyntax {
     let bytes: [UInt8]
     var index = 0
 
+    /// A scanner at the start of `text`.
     public init(_ text: some StringProtocol) { bytes = Array(text.utf8) }
 
     var atEnd: Bool { index >= bytes.count }

@@ -70,6 +70,7 @@ public final class CurlEasy {
     check(artwork_curl_setopt_long(handle, option.option, value ? 1 : 0), option.rawValue)
   }
 
+  /// Sets an integer option.
   public func set(_ option: CurlOption<Int>, _ value: Int) {
     check(artwork_curl_setopt_long(handle, option.option, value), option.rawValue)
   }
@@ -124,6 +125,7 @@ public final class CurlEasy {
 
   // MARK: Info
 
+  /// An integer fact about the last transfer; nil when curl has none.
   public func info(_ item: CurlInfo<Int>) -> Int? {
     var value = 0
     guard artwork_curl_getinfo_long(handle, item.info, &value) == CURLE_OK else { return nil }
@@ -149,7 +151,9 @@ public final class CurlEasy {
 
 /// Where curl is about to connect: the address as raw bytes turned into an `IPAddress`.
 public struct CurlEndpoint: Sendable, Equatable {
+  /// The address curl is about to dial.
   public let address: IPAddress
+  /// The port curl is about to dial.
   public let port: Int
 }
 

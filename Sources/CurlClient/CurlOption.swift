@@ -13,23 +13,30 @@ public struct CurlOption<Value>: Sendable {
 }
 
 extension CurlOption where Value == Bool {
-  public static var noSignal: Self { .init(CURLOPT_NOSIGNAL) }
+  static var noSignal: Self { .init(CURLOPT_NOSIGNAL) }
+  /// Whether curl follows redirects itself (set false: the caller judges every hop).
   public static var followLocation: Self { .init(CURLOPT_FOLLOWLOCATION) }
+  /// Whether the peer certificate is verified (always true).
   public static var sslVerifyPeer: Self { .init(CURLOPT_SSL_VERIFYPEER) }
+  /// Whether curl decodes content codings (set false: bodies are taken as sent).
   public static var httpContentDecoding: Self { .init(CURLOPT_HTTP_CONTENT_DECODING) }
   /// HEAD: no body.
-  public static var noBody: Self { .init(CURLOPT_NOBODY) }
+  static var noBody: Self { .init(CURLOPT_NOBODY) }
 }
 
 extension CurlOption where Value == Int {
   /// 2 to check the certificate names the host (the only value that checks).
   public static var sslVerifyHost: Self { .init(CURLOPT_SSL_VERIFYHOST) }
+  /// Deadline for connecting, in milliseconds.
   public static var connectTimeoutMS: Self { .init(CURLOPT_CONNECTTIMEOUT_MS) }
+  /// Deadline for the whole transfer, in milliseconds.
   public static var timeoutMS: Self { .init(CURLOPT_TIMEOUT_MS) }
+  /// Redirects curl may follow on its own.
   public static var maxRedirects: Self { .init(CURLOPT_MAXREDIRS) }
 }
 
 extension CurlOption where Value == String {
+  /// The URL to transfer.
   public static var url: Self { .init(CURLOPT_URL) }
   /// Comma-separated schemes allowed for the first request, e.g. "http,https".
   public static var protocols: Self { .init(CURLOPT_PROTOCOLS_STR) }
@@ -38,9 +45,10 @@ extension CurlOption where Value == String {
   /// "" disables every proxy, including those named by the environment.
   public static var proxy: Self { .init(CURLOPT_PROXY) }
   /// "*" bypasses proxies for every host.
-  public static var noProxy: Self { .init(CURLOPT_NOPROXY) }
+  static var noProxy: Self { .init(CURLOPT_NOPROXY) }
+  /// The `User-Agent` header.
   public static var userAgent: Self { .init(CURLOPT_USERAGENT) }
-  public static var customRequest: Self { .init(CURLOPT_CUSTOMREQUEST) }
+  static var customRequest: Self { .init(CURLOPT_CUSTOMREQUEST) }
   /// `user:password` (with `awsSigV4`, the access key and secret).
   public static var userPassword: Self { .init(CURLOPT_USERPWD) }
   /// "aws:amz:region:s3": sign the request with AWS Signature Version 4.
@@ -77,5 +85,5 @@ extension CurlInfo where Value == String {
   /// The IP address of the most recent connection.
   public static var primaryIP: Self { .init(CURLINFO_PRIMARY_IP) }
   /// The default CA bundle path libcurl was built with.
-  public static var caInfo: Self { .init(CURLINFO_CAINFO) }
+  static var caInfo: Self { .init(CURLINFO_CAINFO) }
 }

@@ -12,10 +12,13 @@ public struct CurlStatus: Sendable, Equatable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The transfer succeeded.
   public var isOK: Bool { code == Int(CURLE_OK.rawValue) }
+  /// A deadline ran out.
   public var isTimeout: Bool { code == Int(CURLE_OPERATION_TIMEDOUT.rawValue) }
   /// Every address was refused or unreachable.
   public var isConnectFailure: Bool { code == Int(CURLE_COULDNT_CONNECT.rawValue) }
+  /// The host name did not resolve.
   public var isResolveFailure: Bool { code == Int(CURLE_COULDNT_RESOLVE_HOST.rawValue) }
   /// The peer's certificate was not trusted or did not match the host.
   public var isCertificateFailure: Bool {
@@ -28,6 +31,7 @@ public struct CurlStatus: Sendable, Equatable, CustomStringConvertible {
   }
   /// The scheme is not one the handle allows.
   public var isUnsupportedProtocol: Bool { code == Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue) }
+  /// curl could not parse the URL.
   public var isMalformedURL: Bool { code == Int(CURLE_URL_MALFORMAT.rawValue) }
 
   public var description: String { "curl error \(code): \(message)" }

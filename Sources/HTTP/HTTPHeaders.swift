@@ -48,7 +48,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   }
 
   /// Removes every field called `name`.
-  public mutating func remove(_ name: String) {
+  mutating func remove(_ name: String) {
     fields.removeAll { Self.same($0.name, name) }
   }
 

@@ -9,13 +9,19 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     self.rawValue = rawValue
   }
 
+  /// `GET`.
   public static let get = HTTPMethod(rawValue: "GET")
+  /// `HEAD`.
   public static let head = HTTPMethod(rawValue: "HEAD")
+  /// `POST`.
   public static let post = HTTPMethod(rawValue: "POST")
+  /// `PUT`.
   public static let put = HTTPMethod(rawValue: "PUT")
+  /// `DELETE`.
   public static let delete = HTTPMethod(rawValue: "DELETE")
+  /// `OPTIONS`.
   public static let options = HTTPMethod(rawValue: "OPTIONS")
-  public static let patch = HTTPMethod(rawValue: "PATCH")
+  static let patch = HTTPMethod(rawValue: "PATCH")
 
   public var description: String { rawValue }
 }

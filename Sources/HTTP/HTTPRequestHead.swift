@@ -8,7 +8,7 @@ public struct HTTPRequestHead: Sendable {
   /// The percent-decoded path, without the query. Never contains NUL.
   public var path: String
   /// The path exactly as sent, without the query.
-  public var rawPath: String
+  var rawPath: String
   /// Query parameters, percent-decoded (`+` is a space); the last value of a repeated name wins.
   public var query: [String: String]
   /// The request's header fields, in order.

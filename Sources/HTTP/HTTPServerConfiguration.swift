@@ -5,7 +5,7 @@ public struct HTTPServerConfiguration: Sendable {
   /// The port to bind; 0 picks a free one (read `HTTPServer.port`).
   public var port: Int
   /// The largest request body accepted by routes that set no limit of their own.
-  public var defaultMaxBodyBytes: Int
+  var defaultMaxBodyBytes: Int
   /// The largest request line plus header fields accepted; larger heads get 431.
   public var maxHeaderBytes: Int
   /// The most connections open at once; a connection over it is answered 503 and closed at once.

@@ -4,17 +4,25 @@ import ThumbHashCodec
 /// What `ArtworkProcessor.render` made: the object to store and everything the answer reports.
 /// Public (fields internal) so that `artwork-bench` can drive the processor without HTTP.
 public struct CreatedArtwork: Sendable {
+  /// Where the rendered bytes are stored (their content hash).
   public var key: ArtworkKey
+  /// The rendered image and its facts.
   public var rendered: RenderedArtwork
+  /// The ThumbHash, base64.
   public var thumbHash: String
+  /// The ThumbHash's average colour, `#rrggbb`.
   public var averageColor: String
 }
 
 /// What `ArtworkProcessor.thumbHash` computed, storing nothing.
 public struct ComputedThumbHash: Sendable {
+  /// Facts about the source image.
   public var source: SourceInfo
+  /// The ThumbHash, base64.
   public var thumbHash: String
+  /// The ThumbHash's average colour, `#rrggbb`.
   public var averageColor: String
+  /// The aspect ratio the ThumbHash records.
   public var aspectRatio: Double
 }
 
@@ -24,6 +32,7 @@ public struct ComputedThumbHash: Sendable {
 /// Public so that `artwork-bench` can measure the in-process ceiling of the upload path (the
 /// same work as `POST /v1/artwork`, without HTTP and storage).
 public final class ArtworkProcessor: Sendable {
+  /// The threads image work runs on (for admission and metrics).
   public let pool: BlockingPool<Void>
   let maxSourceBytes: Int
   let limits: ImageLimits

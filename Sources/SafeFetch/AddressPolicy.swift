@@ -13,6 +13,7 @@ public struct AddressPolicy: Sendable {
   /// What a phone accepts: public addresses only.
   public static let publicOnly = AddressPolicy(privateSources: PrivateSourceAllowList())
 
+  /// The public-only policy, opened for the hosts and networks `privateSources` lists.
   public init(privateSources: PrivateSourceAllowList) {
     self.privateSources = privateSources
   }

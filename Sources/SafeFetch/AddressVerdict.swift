@@ -8,24 +8,24 @@ public struct AddressVerdict: Sendable, Equatable, CustomStringConvertible {
   public let isAllowed: Bool
   /// The class in words, completing "<address> is ...": "a CGNAT/Tailscale address",
   /// "an IPv4-mapped address of 10.0.0.1, a private address", "a public address".
-  public let classification: String
+  let classification: String
   /// The special-purpose block that decided a refusal (for embedded IPv4, the IPv4 block).
   public let range: IPNetwork?
   /// Set when the address is not public but ARTWORK_PRIVATE_SOURCES lets it through:
   /// the entry that did (`10.0.0.0/8`, `media.lan`).
-  public let allowedBy: String?
+  let allowedBy: String?
   /// Refused whatever the configuration says (unspecified, multicast, broadcast).
   let neverAllowed: Bool
 
   /// Allowed because the address is globally routable unicast, not because of configuration.
-  public var isPublic: Bool { isAllowed && allowedBy == nil }
+  var isPublic: Bool { isAllowed && allowedBy == nil }
 
   /// "100.101.102.103 is a CGNAT/Tailscale address (100.64.0.0/10)".
   public var description: String { "\(address) is \(explanation)" }
 
   /// The verdict after a host name: "media.example resolves to 100.101.102.103, a
   /// CGNAT/Tailscale address (100.64.0.0/10)".
-  public func describing(host: String) -> String {
+  func describing(host: String) -> String {
     "\(host) resolves to \(address), \(explanation)"
   }
 

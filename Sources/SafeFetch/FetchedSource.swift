@@ -9,7 +9,7 @@ public struct FetchedSource: Sendable, Equatable {
   /// The body, exactly as sent (no content decoding), at most `maxBytes`.
   public let bytes: [UInt8]
   /// Every request made, in order, the last one answering.
-  public let hops: [FetchHop]
+  let hops: [FetchHop]
 
   /// True for a 304 answer to a conditional request: the previous result still holds.
   public var isNotModified: Bool { status == 304 }
@@ -39,9 +39,12 @@ public struct FetchHop: Sendable, Equatable {
 /// An origin's validators for a response (`ETag`, `Last-Modified`): kept with a result, and sent
 /// back (`If-None-Match`, `If-Modified-Since`) to ask whether it still holds.
 public struct Validators: Sendable, Equatable, Codable {
+  /// The `ETag` (sent back as `If-None-Match`).
   public var etag: String?
+  /// The `Last-Modified` date (sent back as `If-Modified-Since`).
   public var lastModified: String?
 
+  /// Validators as an origin sent them (none: an unconditional fetch).
   public init(etag: String? = nil, lastModified: String? = nil) {
     self.etag = etag
     self.lastModified = lastModified

@@ -74,14 +74,16 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a piece of text is not a CIDR block, in words for a configuration error.
 public struct CIDRError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The entry as written.
   public let text: String
+  /// Why it is not a CIDR.
   public let problem: String
   public var description: String { "\"\(text)\" \(problem)" }
 }
 
 extension IPAddress {
   /// True for IPv4.
-  public var isV4: Bool {
+  var isV4: Bool {
     if case .v4 = self { return true }
     return false
   }

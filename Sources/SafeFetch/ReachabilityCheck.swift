@@ -13,7 +13,7 @@ public struct ReachabilityCheck: Sendable {
     @Sendable ([UInt8]) -> (format: String, width: Int, height: Int)?
 
   /// The most a Live Activity image may weigh (the conservative reading of "2 MB").
-  public static let phoneMaxBytes = 2_000_000
+  static let phoneMaxBytes = 2_000_000
 
   let fetcher: SourceFetcher
   let sniff: FormatSniffer

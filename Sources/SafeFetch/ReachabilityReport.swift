@@ -6,6 +6,7 @@ public struct ReachabilityReport: Sendable, Equatable, Encodable {
   public struct Check: Sendable, Equatable, Encodable {
     /// `https`, `public_address`, `redirects`, `tls`, `status`, `content_type`, `size`, `format`.
     public let name: String
+    /// Whether every rule passed: a phone would load the URL.
     public let ok: Bool
     /// A sentence a person can act on (what was found, and why it passes or fails).
     public let reason: String
@@ -21,7 +22,9 @@ public struct ReachabilityReport: Sendable, Equatable, Encodable {
   public let advice: [String]
   /// The decodable format and its dimensions, when the image was fetched and recognised.
   public let format: String?
+  /// The image width, when its header was read.
   public let width: Int?
+  /// The image height, when its header was read.
   public let height: Int?
 
   /// The check named `name`.

@@ -32,8 +32,10 @@ public struct SourceFetcher: Sendable {
     public var maxRedirects: Int
     /// An extra PEM CA file trusted in addition to the system bundle (see `TrustBundle`).
     public var caFile: String?
+    /// The `User-Agent` fetches send.
     public var userAgent: String
 
+    /// Fetch settings; the defaults allow public sources only.
     public init(
       policy: AddressPolicy = .publicOnly, maxBytes: Int = 20_000_000,
       fetchTimeout: Duration = .seconds(8), connectTimeout: Duration = .seconds(3),
@@ -49,6 +51,7 @@ public struct SourceFetcher: Sendable {
     }
   }
 
+  /// The settings every fetch applies.
   public let configuration: Configuration
   let trust: TrustBundle?
   let pool: FetchPool

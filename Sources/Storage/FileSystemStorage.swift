@@ -72,10 +72,12 @@ public final class FileSystemStorage: ArtworkStorage {
   }
 
   @discardableResult
+  /// Stores `bytes` under `key` atomically (create-only); answers whether it created the file.
   public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool {
     try await blocking { () throws(FileError) in try self.putNow(key, bytes: bytes) }
   }
 
+  /// The object under `key`, nil when it is not stored; refreshes its retention mark.
   public func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject? {
     let path = objectPath(key)
     let bytes = try await blocking { () throws(FileError) -> [UInt8]? in
@@ -86,6 +88,7 @@ public final class FileSystemStorage: ArtworkStorage {
     return bytes.map { StoredObject(key: key, bytes: $0) }
   }
 
+  /// The size of the object under `key`, nil when it is not stored.
   public func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int? {
     let path = objectPath(key)
     return try await blocking { () throws(FileError) in
@@ -95,10 +98,12 @@ public final class FileSystemStorage: ArtworkStorage {
     }
   }
 
+  /// Writes the record `name` atomically, replacing any.
   public func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError) {
     try await blocking { () throws(FileError) in try self.putRecordNow(name, bytes: bytes) }
   }
 
+  /// The record `name`, nil when there is none.
   public func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]? {
     let path = recordPath(name)
     // Records are not touched on read: their mtime is their age, and retention uses it.

@@ -3,12 +3,15 @@ import Synchronization
 
 /// A stored object being read: its length and its bytes, chunk by chunk.
 public struct ObjectStream: Sendable {
+  /// The object length in bytes.
   public var length: Int
+  /// The next chunk, nil at the end.
   public var next: @Sendable () async throws -> [UInt8]?
   /// The whole object, when the first read already brought all of it: it can then be answered
   /// in one piece, without reading chunk by chunk.
   public var complete: [UInt8]?
 
+  /// A stream of `length` bytes produced chunk by chunk by `next`.
   public init(length: Int, next: @escaping @Sendable () async throws -> [UInt8]?) {
     self.length = length
     self.next = next

@@ -5,6 +5,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
   /// and what is accepted.
   public var problems: [String]
 
+  /// An error listing every problem found.
   public init(problems: [String]) {
     self.problems = problems
   }

@@ -11,8 +11,10 @@
 public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
   /// An IPv4 or IPv6 literal, without brackets.
   public var host: String
+  /// The TCP port (0 picks a free one).
   public var port: Int
 
+  /// An address on `host` (an IP literal or `localhost`) and `port`; nil when either is invalid.
   public init?(host: String, port: Int) {
     guard (0...65535).contains(port), Self.isIPv4(host) || Self.isIPv6(host) else { return nil }
     self.host = host
@@ -43,10 +45,10 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     self.init(host: literal, port: port)
   }
 
-  public var isIPv6: Bool { host.contains(":") }
+  var isIPv6: Bool { host.contains(":") }
 
   /// True for 127.0.0.0/8 and ::1: only processes on this machine can connect.
-  public var isLoopback: Bool {
+  var isLoopback: Bool {
     if isIPv6 {
       var address = in6_addr()
       guard inet_pton(AF_INET6, host, &address) == 1 else { return false }

@@ -2,14 +2,16 @@
 public struct S3Settings: Sendable, Hashable {
   /// Base URL of the service, without a trailing slash (for AWS derived from the region).
   public var endpoint: String
+  /// The region requests are signed for.
   public var region: String
   /// Empty when not configured; a problem is reported if the storage is S3 and these are empty.
-  public var accessKeyID: String
-  public var secretAccessKey: String
+  var accessKeyID: String
+  var secretAccessKey: String
   /// `https://bucket.endpoint/key` (true) or `https://endpoint/bucket/key` (false, the default,
   /// which MinIO/SeaweedFS-style servers expect).
   public var virtualHosted: Bool
 
+  /// S3 settings as read from the environment.
   public init(
     endpoint: String, region: String, accessKeyID: String, secretAccessKey: String,
     virtualHosted: Bool

@@ -2,7 +2,7 @@ import ArtworkCore
 
 extension ServiceConfig {
   /// The hosted URL of a stored object: `{publicURL}/v1/images/{id}.{ext}`.
-  public func imageURL(for key: ArtworkKey) -> String {
+  func imageURL(for key: ArtworkKey) -> String {
     "\(publicURL)/v1/images/\(key.fileName)"
   }
 

@@ -9,24 +9,30 @@ public struct ServiceConfig: Sendable {
   /// Where the HTTP server listens (`ARTWORK_LISTEN`).
   public var listen: ListenAddress
   /// Base of every hosted image URL, without a trailing slash (`ARTWORK_PUBLIC_URL`).
-  public var publicURL: String
+  var publicURL: String
+  /// Where artwork is stored (`ARTWORK_STORAGE`).
   public var storage: StorageLocation
+  /// The S3 endpoint, region and credentials (`ARTWORK_S3_*`).
   public var s3: S3Settings
   /// Bearer tokens accepted on write endpoints; empty means no authentication.
-  public var apiTokens: [String]
+  var apiTokens: [String]
   /// Set when an operator accepts anonymous writes on a non-loopback address.
-  public var allowAnonymous: Bool
+  var allowAnonymous: Bool
+  /// Largest source image accepted, uploaded or fetched (`ARTWORK_MAX_SOURCE_BYTES`).
   public var maxSourceBytes: Int
+  /// Largest source width x height decoded (`ARTWORK_MAX_PIXELS`).
   public var maxPixels: Int
+  /// Threads doing image work (`ARTWORK_WORKERS`).
   public var workers: Int
   /// Threads for source fetches (and as many for their name lookups).
-  public var fetchThreads: Int
+  var fetchThreads: Int
   /// Threads for storage operations (S3 transfers or file operations).
-  public var storageThreads: Int
+  var storageThreads: Int
   /// HTTP server threads (epoll loops).
-  public var httpThreads: Int
+  var httpThreads: Int
   /// Jobs allowed to wait for a worker before requests are answered 503.
   public var queueLimit: Int
+  /// Total time for one source fetch (`ARTWORK_FETCH_TIMEOUT`).
   public var fetchTimeout: Duration
   /// Extra CA bundle for fetching sources (a private CA), or nil for the system's.
   public var caFile: String?
@@ -34,29 +40,31 @@ public struct ServiceConfig: Sendable {
   public var privateSources: [String]
   /// `privateSources` parsed: the networks and host names a source may be fetched from
   /// although private.
-  public var privateSourceList: PrivateSourceAllowList
-  public var sourceTTL: Duration
-  public var failureTTL: Duration
+  var privateSourceList: PrivateSourceAllowList
+  var sourceTTL: Duration
+  var failureTTL: Duration
   /// How long an object may go unrequested before it is swept; nil keeps objects forever.
-  public var retention: Duration?
-  public var shutdownGrace: Duration
+  var retention: Duration?
+  var shutdownGrace: Duration
+  /// Concurrent HTTP connections (`ARTWORK_MAX_CONNECTIONS`).
   public var maxConnections: Int
   /// Connections one client address may hold open at once.
-  public var maxConnectionsPerClient: Int
+  var maxConnectionsPerClient: Int
   /// Time a request head has to arrive whole.
   public var headTimeout: Duration
   /// Time a kept-alive connection may wait for its next request.
   public var idleTimeout: Duration
   /// Slowest average rate a request body may arrive at (bytes per second; 0: no minimum).
-  public var bodyMinRate: Int
+  var bodyMinRate: Int
   /// How long a refused request's body is still read and dropped so its answer arrives.
   public var lingerTimeout: Duration
   /// The most bytes read and dropped that way per connection.
-  public var discardBytes: Int
+  var discardBytes: Int
   /// Memory all request bodies held at once may use.
-  public var bodyMemory: Int
+  var bodyMemory: Int
   /// Bytes of recently served images kept in memory (0 turns the cache off).
-  public var imageCacheBytes: Int
+  var imageCacheBytes: Int
+  /// The least severe level written (`ARTWORK_LOG_LEVEL`).
   public var logLevel: LogLevel
   /// Settings that work but will probably not do what the operator wants (log them at start-up).
   public var warnings: [String]

@@ -1,11 +1,11 @@
 import ArtworkCore
 
 /// A parsed `Content-Type` value (RFC 9110 §8.3.1): `type/subtype; name=value...`.
-public struct MediaType: Sendable, Hashable, CustomStringConvertible {
+struct MediaType: Sendable, Hashable, CustomStringConvertible {
   /// Lowercased, e.g. `image`.
   public var type: String
   /// Lowercased, e.g. `png`.
-  public var subtype: String
+  var subtype: String
   /// Names lowercased, values as sent (quoted values unescaped). `boundary` is case-sensitive.
   public var parameters: [String: String]
 

@@ -10,7 +10,7 @@ import ArtworkCore
 ///
 /// The body is scanned once for the delimiter (`CRLF--boundary`) with `memchr`/`memcmp`; part
 /// bodies are slices of the request body, so a 2 MB upload is never copied here.
-public enum Multipart {
+enum Multipart {
   /// The most parts accepted: a form here has an image and a few option fields.
   static let maxParts = 64
   /// The most header bytes one part may carry.

@@ -1,5 +1,5 @@
 /// One part of a `multipart/form-data` body.
-public struct MultipartPart: Sendable {
+struct MultipartPart: Sendable {
   /// The form field name (`Content-Disposition: form-data; name="..."`).
   public var name: String
   /// The file name a browser sent for a file field, if any (never trust it as a path).
@@ -12,6 +12,7 @@ public struct MultipartPart: Sendable {
   /// `body.startIndex`, never `body[0]`. `Array(part.body)` makes a standalone copy.
   public var body: ArraySlice<UInt8>
 
+  /// A part with its disposition name, file name, content type and body.
   public init(name: String, filename: String?, contentType: String?, body: ArraySlice<UInt8>) {
     self.name = name
     self.filename = filename

@@ -37,6 +37,7 @@ extension SourceFacts {
 }
 
 extension ArtworkAnswer {
+  /// The answer for artwork just created for `shape`.
   public init(_ created: CreatedArtwork, shape: Shape) {
     self.init(
       fileName: created.key.fileName, shape: shape.rawValue,

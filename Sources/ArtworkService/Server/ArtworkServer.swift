@@ -4,7 +4,7 @@ import HTTP
 
 /// A running service: the app behind an HTTP server, with access logs and graceful shutdown.
 public final class ArtworkServer: Sendable {
-  public let app: ArtworkApp
+  let app: ArtworkApp
   private let server: HTTPServer
   private let grace: Duration
   private let sweeper: RetentionSweeper?

@@ -32,6 +32,7 @@ public enum JSONValue: Sendable, Equatable {
     return out
   }
 
+  /// The compact JSON text.
   public var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Appends the compact text of this value to `out`.

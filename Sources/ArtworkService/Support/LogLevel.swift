@@ -16,5 +16,6 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
     }
   }
 
+  /// Levels order by severity: debug < info < warn < error.
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
 }

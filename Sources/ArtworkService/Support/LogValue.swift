@@ -8,17 +8,21 @@ public enum LogValue: Sendable, Equatable {
 }
 
 extension LogValue: ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
+  /// A string field from a literal.
   public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension LogValue: ExpressibleByIntegerLiteral {
+  /// An integer field from a literal.
   public init(integerLiteral value: Int) { self = .int(value) }
 }
 
 extension LogValue: ExpressibleByFloatLiteral {
+  /// A number field from a literal.
   public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension LogValue: ExpressibleByBooleanLiteral {
+  /// A boolean field from a literal.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

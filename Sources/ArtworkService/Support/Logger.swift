@@ -33,18 +33,21 @@ public struct Logger: Sendable {
     sink(Self.line(level: level, message: message, fields: merged, time: Self.now()))
   }
 
-  public func debug(_ message: String, _ fields: [String: LogValue] = [:]) {
+  func debug(_ message: String, _ fields: [String: LogValue] = [:]) {
     log(.debug, message, fields)
   }
 
+  /// Logs at info: normal events, client errors.
   public func info(_ message: String, _ fields: [String: LogValue] = [:]) {
     log(.info, message, fields)
   }
 
+  /// Logs at warn: something an operator should look at.
   public func warn(_ message: String, _ fields: [String: LogValue] = [:]) {
     log(.warn, message, fields)
   }
 
+  /// Logs at error: a failure of the service itself.
   public func error(_ message: String, _ fields: [String: LogValue] = [:]) {
     log(.error, message, fields)
   }

@@ -7,45 +7,51 @@ extension Metrics {
   /// A declared metric family: its name, help text, type, label names and, for histograms,
   /// the upper bounds of its buckets.
   public struct Family: Sendable, Hashable {
+    /// The Prometheus metric name.
     public let name: String
+    /// The `# HELP` text.
     public let help: String
+    /// Counter, gauge or histogram.
     public let type: FamilyType
+    /// The label names, in order.
     public let labels: [String]
-    public let buckets: [Double]
+    let buckets: [Double]
   }
 
+  /// HTTP requests answered, by route and status.
   public static let requests = Family(
     name: "artwork_http_requests_total", help: "HTTP requests answered, by route and status.",
     type: .counter, labels: ["route", "status"], buckets: [])
-  public static let requestDuration = Family(
+  static let requestDuration = Family(
     name: "artwork_http_request_duration_seconds",
     help: "Time from request to response, by route.", type: .histogram, labels: ["route"],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
-  public static let artworkCreated = Family(
+  static let artworkCreated = Family(
     name: "artwork_created_total", help: "Artwork objects created (newly stored).",
     type: .counter, labels: [], buckets: [])
-  public static let bytesStored = Family(
+  static let bytesStored = Family(
     name: "artwork_stored_bytes_total", help: "Bytes of artwork newly stored.", type: .counter,
     labels: [], buckets: [])
+  /// Source URL fetches, by outcome.
   public static let fetches = Family(
     name: "artwork_source_fetches_total", help: "Source URL fetches, by outcome.",
     type: .counter, labels: ["outcome"], buckets: [])
-  public static let cacheLookups = Family(
+  static let cacheLookups = Family(
     name: "artwork_cache_lookups_total", help: "Source result cache lookups, by result.",
     type: .counter, labels: ["result"], buckets: [])
-  public static let queueRejections = Family(
+  static let queueRejections = Family(
     name: "artwork_queue_rejections_total",
     help: "Requests refused with 503 because the worker queue was full.", type: .counter,
     labels: [], buckets: [])
-  public static let workersBusy = Family(
+  static let workersBusy = Family(
     name: "artwork_workers_busy", help: "Workers running a job now.", type: .gauge, labels: [],
     buckets: [])
-  public static let queueWaiting = Family(
+  static let queueWaiting = Family(
     name: "artwork_queue_waiting", help: "Jobs waiting for a worker now.", type: .gauge,
     labels: [], buckets: [])
 
   /// Every family, in the order `render()` writes them.
-  public static let families: [Family] = [
+  static let families: [Family] = [
     requests, requestDuration, artworkCreated, bytesStored, fetches, cacheLookups,
     queueRejections, workersBusy, queueWaiting,
   ]

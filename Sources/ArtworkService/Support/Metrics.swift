@@ -7,9 +7,10 @@ import Synchronization
 /// Every metric family is declared up front in `Metrics.families` (name, help, type, labels), so
 /// the output always lists them, even at zero, and label names cannot drift between call sites.
 /// Label values must have bounded cardinality: pass route patterns, not raw paths.
-public final class Metrics: Sendable {
+final class Metrics: Sendable {
   private let state = Mutex(State())
 
+  /// Empty metrics; every family is exported from the start.
   public init() {}
 
   /// Adds `amount` to a counter series.
@@ -25,7 +26,7 @@ public final class Metrics: Sendable {
   }
 
   /// Records one observation in a histogram series.
-  public func observe(_ family: Family, _ labels: [String] = [], _ value: Double) {
+  func observe(_ family: Family, _ labels: [String] = [], _ value: Double) {
     precondition(family.type == .histogram && labels.count == family.labels.count)
     state.withLock { state in
       // Mutated in place: copying the series out and back would copy its counts every time.

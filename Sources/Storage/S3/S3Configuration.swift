@@ -11,10 +11,13 @@ public struct S3Configuration: Sendable, Equatable {
   public var endpoint: String
   /// The SigV4 signing region (`us-east-1` for most S3-compatible stores).
   public var region: String
+  /// The bucket.
   public var bucket: String
   /// The key prefix without leading or trailing slashes; empty means the bucket's root.
   public var prefix: String
+  /// The access key id.
   public var accessKey: String
+  /// The secret access key (never logged).
   public var secretKey: String
   /// `{bucket}.{host}` addressing instead of `{host}/{bucket}`.
   public var virtualHosted: Bool

@@ -71,6 +71,7 @@ public final class S3Storage: ArtworkStorage {
   // MARK: - Objects
 
   @discardableResult
+  /// Stores `bytes` under `key` create-only (`If-None-Match: *`); answers whether it created the object.
   public func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool {
     let name = requests.objectKey(key)
     let request = requests.putObject(
@@ -94,6 +95,7 @@ public final class S3Storage: ArtworkStorage {
     return false
   }
 
+  /// The object under `key`, nil when it is not stored.
   public func get(_ key: ArtworkKey) async throws(ArtworkError) -> StoredObject? {
     let name = requests.objectKey(key)
     let response = try await send(requests.getObject(name), "GET \(name)")
@@ -107,6 +109,7 @@ public final class S3Storage: ArtworkStorage {
     return StoredObject(key: key, bytes: response.body)
   }
 
+  /// The size of the object under `key`, nil when it is not stored.
   public func head(_ key: ArtworkKey) async throws(ArtworkError) -> Int? {
     let name = requests.objectKey(key)
     let response = try await send(requests.headObject(name), "HEAD \(name)")
@@ -120,6 +123,7 @@ public final class S3Storage: ArtworkStorage {
 
   // MARK: - Records
 
+  /// Writes the record `name`, replacing any.
   public func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError) {
     let key = requests.recordKey(name)
     let request = requests.putObject(
@@ -129,6 +133,7 @@ public final class S3Storage: ArtworkStorage {
     guard response.isSuccess else { throw failure(response, "PUT \(key)") }
   }
 
+  /// The record `name`, nil when there is none.
   public func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]? {
     let key = requests.recordKey(name)
     let response = try await send(requests.getObject(key), "GET \(key)")
