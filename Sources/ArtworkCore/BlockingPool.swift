@@ -2,6 +2,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A point-in-time view of a pool's load, for metrics and admission.
 public struct PoolStats: Sendable, Equatable {
   /// Jobs running now.
@@ -202,8 +206,14 @@ public final class BlockingPool<Local>: Sendable {
     thread.start()
   }
 
+  /// Whether the calling thread is one of this pool's.
+  var isCurrentThread: Bool {
+    pthread_getspecific(PoolThread.key) == Unmanaged.passUnretained(shared).toOpaque()
+  }
+
   /// One thread's life: take jobs in order until the pool stops and the queue is empty.
   private static func workLoop(_ shared: Shared) {
+    pthread_setspecific(PoolThread.key, Unmanaged.passUnretained(shared).toOpaque())
     var local: Local?
     while true {
       // `idle` already counts this thread (set when spawned, or at the end of the last job).
@@ -248,9 +258,14 @@ extension BlockingPool where Local == Void {
   /// the pool is shutting down. The continuation is resumed exactly once: here on refusal, or by
   /// the one thread that takes the job. A cancelled task still waits for its job (the work may
   /// hold C resources that must be released on its own thread).
+  ///
+  /// Called from one of the pool's own threads (a handler that goes on there after an earlier
+  /// step, see `InlineExecutor` in the HTTP target), `work` runs at once on that thread: it is
+  /// a thread for this kind of work already, and another hand-off would gain nothing.
   public func run<T: Sendable>(
     _ work: @escaping @Sendable () throws(ArtworkError) -> T
   ) async throws(ArtworkError) -> T {
+    if isCurrentThread { return try work() }
     let refusal = self.refusal
     let result: Result<T, ArtworkError> = await withCheckedContinuation { continuation in
       let accepted = enqueue { _ in
@@ -264,4 +279,13 @@ extension BlockingPool where Local == Void {
     }
     return try result.get()
   }
+}
+
+/// The thread-specific slot that tells which pool a thread belongs to.
+private enum PoolThread {
+  static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
 }

@@ -158,7 +158,9 @@ extension Connection {
     let (loop, core, fd, serial, number) = (loop, core, fd, serial, exchange.number)
     core.live.increment()
     Task.detached {
-      let response = await handler(request)
+      let response = await withTaskExecutorPreference(InlineExecutor.shared) {
+        await handler(request)
+      }
       loop.post { loop in loop.connection(fd, serial: serial)?.handlerFinished(number, response) }
       core.live.decrement()
     }
