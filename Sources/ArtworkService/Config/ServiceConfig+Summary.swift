@@ -3,7 +3,12 @@ import ArtworkCore
 extension ServiceConfig {
   /// The hosted URL of a stored object: `{publicURL}/v1/images/{id}.{ext}`.
   func imageURL(for key: ArtworkKey) -> String {
-    "\(publicURL)/v1/images/\(key.fileName)"
+    imageURL(fileName: key.fileName)
+  }
+
+  /// The hosted URL of the object stored as `fileName` (`{id}.{ext}`, already validated).
+  func imageURL(fileName: String) -> String {
+    "\(publicURL)/v1/images/\(fileName)"
   }
 
   /// The effective settings as log fields for the start-up line. Secrets are never included:

@@ -84,7 +84,9 @@ extension ArtworkApp {
   }
 
   private func artworkResponse(_ answer: ArtworkAnswer, sourceURL: String?) -> HTTPResponse {
-    let url = ArtworkKey(fileName: answer.fileName).map(config.imageURL(for:)) ?? answer.fileName
+    // The file name was validated when the answer was made: not parsed again here, on the hot
+    // path of remembered answers.
+    let url = config.imageURL(fileName: answer.fileName)
     let body = ArtworkApp.artworkJSON(answer, location: url, sourceURL: sourceURL)
     return JSONResponse.make(201, body, headers: [("Location", url)])
   }
