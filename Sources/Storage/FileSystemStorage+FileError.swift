@@ -1,10 +1,5 @@
 import ArtworkCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 extension FileSystemStorage {
   /// A failed system call on a storage file: which call, on which path, and errno.
@@ -16,7 +11,7 @@ extension FileSystemStorage {
 
     /// For the log: `open(/data/tmp/x): No space left on device`.
     var internalDetail: String {
-      "\(operation)(\(path)): \(String(cString: strerror(code)))"
+      "\(operation)(\(path)): \(Posix.reason(code))"
     }
 
     /// What a client is told: storage is out of service for now (503 + Retry-After).

@@ -76,6 +76,59 @@ extension FileSystemStorage {
       return (bytes, Int(info.st_mtim.tv_sec))
     }
 
+    /// Removes `path`; false when it could not be removed (absent included). Best effort.
+    @discardableResult
+    static func remove(_ path: String) -> Bool {
+      unlink(path) == 0
+    }
+
+    /// How linking a file under a new name went.
+    enum LinkOutcome {
+      case linked
+      /// The new name exists already.
+      case exists
+      /// The filesystem has no hard links.
+      case unsupported
+    }
+
+    /// Links `path` under `newPath`, which must not exist: create-only.
+    static func link(_ path: String, to newPath: String) throws(FileError) -> LinkOutcome {
+      guard Glibc.link(path, newPath) != 0 else { return .linked }
+      let code = errno
+      switch code {
+      case EEXIST: return .exists
+      case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK: return .unsupported
+      default: throw FileError(operation: "link", path: newPath, code: code)
+      }
+    }
+
+    /// Renames `path` to `newPath`, replacing it atomically.
+    static func rename(_ path: String, to newPath: String) throws(FileError) {
+      guard Glibc.rename(path, newPath) == 0 else {
+        throw FileError(operation: "rename", path: newPath, code: errno)
+      }
+    }
+
+    /// Throws unless `path` is a directory.
+    static func requireDirectory(_ path: String) throws(FileError) {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        throw FileError(operation: "stat", path: path, code: errno)
+      }
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw FileError(operation: "stat", path: path, code: ENOTDIR)
+      }
+    }
+
+    /// The OS's sentence for an errno value.
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// This process's id, for unique temp file names.
+    static var processID: Int32 { getpid() }
+
+    /// Seconds since 1970.
+    static var now: Int { Int(time(nil)) }
+
     /// Size and modification time (seconds since 1970), or nil when `path` does not exist.
     static func status(_ path: String) throws(FileError) -> (size: Int, modified: Int)? {
       var info = stat()

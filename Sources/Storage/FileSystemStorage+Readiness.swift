@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension FileSystemStorage {
   /// Writes, fsyncs, reads back and removes a probe file in the temp directory, and checks that
   /// the object and record directories are there. Nil when all of that works.
@@ -17,19 +13,17 @@ extension FileSystemStorage {
 
   private func probe() throws(FileError) -> String? {
     for path in [objectsDirectory, recordsDirectory] {
-      var info = stat()
-      guard stat(path, &info) == 0 else {
-        return FileError(operation: "stat", path: path, code: errno).sentence
-      }
-      guard info.st_mode & S_IFMT == S_IFDIR else {
-        return FileError(operation: "stat", path: path, code: ENOTDIR).sentence
+      do throws(FileError) {
+        try Posix.requireDirectory(path)
+      } catch {
+        return error.sentence
       }
     }
     let path = temporaryPath()
     let content = Array("artwork readiness probe \(path)".utf8)
     do {
       try Posix.writeNew(path, content)
-      defer { unlink(path) }
+      defer { Posix.remove(path) }
       guard try Posix.read(path) == content else {
         return "the storage directory does not read back what was written to \(path)"
       }

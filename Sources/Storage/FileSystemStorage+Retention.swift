@@ -1,9 +1,5 @@
 import ArtworkCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension FileSystemStorage {
   /// Buckets the sweep visits in turn: 65,536 object buckets (`objects/ab/cd`), then 256 record
   /// buckets (`records/ab`).
@@ -64,7 +60,7 @@ extension FileSystemStorage {
           guard let status = try? Posix.status(path), status.modified < cutoff else {
             return false
           }
-          return unlink(path) == 0
+          return Posix.remove(path)
         }
         if gone { removed += 1 }
       }

@@ -1,9 +1,5 @@
 import ArtworkCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension FileSystemStorage {
   /// Stores an object atomically; an existing object is kept (and marked as requested).
   /// True when this call created it.
@@ -25,24 +21,19 @@ extension FileSystemStorage {
 
     let temporary = temporaryPath()
     try Posix.writeNew(temporary, bytes)
-    defer { unlink(temporary) }
+    defer { Posix.remove(temporary) }
     // link() refuses to replace an existing name, which is exactly create-only: two concurrent
     // puts of one key both succeed and the first object stays.
     var created = true
-    if link(temporary, final) != 0 {
-      let code = errno
-      switch code {
-      case EEXIST:
-        created = false
-      case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK:
-        // Filesystems without hard links: rename instead. Ids are content hashes, so replacing
-        // an object that appeared meanwhile replaces it with identical bytes.
-        guard rename(temporary, final) == 0 else {
-          throw FileError(operation: "rename", path: final, code: errno)
-        }
-      default:
-        throw FileError(operation: "link", path: final, code: code)
-      }
+    switch try Posix.link(temporary, to: final) {
+    case .linked:
+      break
+    case .exists:
+      created = false
+    case .unsupported:
+      // Filesystems without hard links: rename instead. Ids are content hashes, so replacing
+      // an object that appeared meanwhile replaces it with identical bytes.
+      try Posix.rename(temporary, to: final)
     }
     try Posix.syncDirectory(bucket)
     return created
@@ -55,10 +46,11 @@ extension FileSystemStorage {
     if try Posix.makeDirectory(bucket) { try Posix.syncDirectory(recordsDirectory) }
     let temporary = temporaryPath()
     try Posix.writeNew(temporary, bytes)
-    guard rename(temporary, final) == 0 else {
-      let failure = FileError(operation: "rename", path: final, code: errno)
-      unlink(temporary)
-      throw failure
+    do throws(FileError) {
+      try Posix.rename(temporary, to: final)
+    } catch {
+      Posix.remove(temporary)
+      throw error
     }
     try Posix.syncDirectory(bucket)
   }
@@ -69,7 +61,7 @@ extension FileSystemStorage {
     let cutoff = Self.now() - Self.staleTemporaryAge
     for name in Posix.list(temporaryDirectory) {
       let path = "\(temporaryDirectory)/\(name)"
-      if let status = try? Posix.status(path), status.modified < cutoff { unlink(path) }
+      if let status = try? Posix.status(path), status.modified < cutoff { Posix.remove(path) }
     }
   }
 }

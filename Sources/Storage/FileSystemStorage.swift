@@ -2,10 +2,6 @@ import ArtworkCore
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Artwork in a local directory: the default backend, for one machine.
 ///
 /// Layout under `directory`:
@@ -132,10 +128,10 @@ public final class FileSystemStorage: ArtworkStorage {
   /// A fresh, unique temp file name.
   func temporaryPath() -> String {
     let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-    return "\(temporaryDirectory)/\(getpid())-\(random).tmp"
+    return "\(temporaryDirectory)/\(Posix.processID)-\(random).tmp"
   }
 
-  static func now() -> Int { Int(time(nil)) }
+  static func now() -> Int { Posix.now }
 
   // MARK: - Blocking work
 
