@@ -26,7 +26,7 @@ public final class ArtworkApp: Sendable {
   let busyLog: RateLimitedLog
 
   /// Builds storage, the worker pool and the fetcher from `config`.
-  public init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
+  init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
     self.config = config
     self.logger = logger
     self.metrics = Metrics()
@@ -67,7 +67,7 @@ public final class ArtworkApp: Sendable {
   var maxUploadBodyBytes: Int { config.maxSourceBytes + 64 * 1024 }
 
   /// Every route of the API.
-  public func router() -> Router {
+  func router() -> Router {
     var router = Router()
     let credentials = preflight { [self] (head) throws(ArtworkError) in
       try checkCredentials(&head)

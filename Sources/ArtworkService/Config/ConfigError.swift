@@ -6,7 +6,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
   public var problems: [String]
 
   /// An error listing every problem found.
-  public init(problems: [String]) {
+  init(problems: [String]) {
     self.problems = problems
   }
 

@@ -12,17 +12,17 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
   /// An IPv4 or IPv6 literal, without brackets.
   public var host: String
   /// The TCP port (0 picks a free one).
-  public var port: Int
+  var port: Int
 
   /// An address on `host` (an IP literal or `localhost`) and `port`; nil when either is invalid.
-  public init?(host: String, port: Int) {
+  init?(host: String, port: Int) {
     guard (0...65535).contains(port), Self.isIPv4(host) || Self.isIPv6(host) else { return nil }
     self.host = host
     self.port = port
   }
 
   /// Parses `host:port`, `[v6]:port` or `localhost:port`; nil for anything else.
-  public init?(parsing text: String) {
+  init?(parsing text: String) {
     let host: Substring
     let portText: Substring
     if text.hasPrefix("[") {

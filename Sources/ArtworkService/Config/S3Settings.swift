@@ -1,18 +1,18 @@
 /// How to reach an S3-compatible object store. Only used when the storage is `.s3`.
-public struct S3Settings: Sendable, Hashable {
+struct S3Settings: Sendable, Hashable {
   /// Base URL of the service, without a trailing slash (for AWS derived from the region).
-  public var endpoint: String
+  var endpoint: String
   /// The region requests are signed for.
-  public var region: String
+  var region: String
   /// Empty when not configured; a problem is reported if the storage is S3 and these are empty.
   var accessKeyID: String
   var secretAccessKey: String
   /// `https://bucket.endpoint/key` (true) or `https://endpoint/bucket/key` (false, the default,
   /// which MinIO/SeaweedFS-style servers expect).
-  public var virtualHosted: Bool
+  var virtualHosted: Bool
 
   /// S3 settings as read from the environment.
-  public init(
+  init(
     endpoint: String, region: String, accessKeyID: String, secretAccessKey: String,
     virtualHosted: Bool
   ) {

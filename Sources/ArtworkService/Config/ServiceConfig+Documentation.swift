@@ -1,12 +1,12 @@
 extension ServiceConfig {
   /// One documented setting: its variable, its default as an operator would write it, and
   /// what it means (including the values accepted).
-  public typealias Setting = (key: String, default: String, meaning: String)
+  typealias Setting = (key: String, default: String, meaning: String)
 
   /// Every `ARTWORK_*` variable the service reads, in README order. The README table is
   /// generated from this (`markdownTable()`), and a test checks that the reader and this list
   /// agree, so a key cannot be added without being documented.
-  public static let documentation: [Setting] = [
+  static let documentation: [Setting] = [
     (
       "ARTWORK_LISTEN", "127.0.0.1:8080",
       "Address to listen on: `ip:port`, `[ipv6]:port` or `localhost:port`."

@@ -11,19 +11,19 @@ public struct ServiceConfig: Sendable {
   /// Base of every hosted image URL, without a trailing slash (`ARTWORK_PUBLIC_URL`).
   var publicURL: String
   /// Where artwork is stored (`ARTWORK_STORAGE`).
-  public var storage: StorageLocation
+  var storage: StorageLocation
   /// The S3 endpoint, region and credentials (`ARTWORK_S3_*`).
-  public var s3: S3Settings
+  var s3: S3Settings
   /// Bearer tokens accepted on write endpoints; empty means no authentication.
   var apiTokens: [String]
   /// Set when an operator accepts anonymous writes on a non-loopback address.
   var allowAnonymous: Bool
   /// Largest source image accepted, uploaded or fetched (`ARTWORK_MAX_SOURCE_BYTES`).
-  public var maxSourceBytes: Int
+  var maxSourceBytes: Int
   /// Largest source width x height decoded (`ARTWORK_MAX_PIXELS`).
-  public var maxPixels: Int
+  var maxPixels: Int
   /// Threads doing image work (`ARTWORK_WORKERS`).
-  public var workers: Int
+  var workers: Int
   /// Threads for source fetches (and as many for their name lookups).
   var fetchThreads: Int
   /// Threads for storage operations (S3 transfers or file operations).
@@ -31,13 +31,13 @@ public struct ServiceConfig: Sendable {
   /// HTTP server threads (epoll loops).
   var httpThreads: Int
   /// Jobs allowed to wait for a worker before requests are answered 503.
-  public var queueLimit: Int
+  var queueLimit: Int
   /// Total time for one source fetch (`ARTWORK_FETCH_TIMEOUT`).
-  public var fetchTimeout: Duration
+  var fetchTimeout: Duration
   /// Extra CA bundle for fetching sources (a private CA), or nil for the system's.
-  public var caFile: String?
+  var caFile: String?
   /// Hosts and CIDRs that sources may come from although private, as written (not parsed here).
-  public var privateSources: [String]
+  var privateSources: [String]
   /// `privateSources` parsed: the networks and host names a source may be fetched from
   /// although private.
   var privateSourceList: PrivateSourceAllowList
@@ -47,17 +47,17 @@ public struct ServiceConfig: Sendable {
   var retention: Duration?
   var shutdownGrace: Duration
   /// Concurrent HTTP connections (`ARTWORK_MAX_CONNECTIONS`).
-  public var maxConnections: Int
+  var maxConnections: Int
   /// Connections one client address may hold open at once.
   var maxConnectionsPerClient: Int
   /// Time a request head has to arrive whole.
-  public var headTimeout: Duration
+  var headTimeout: Duration
   /// Time a kept-alive connection may wait for its next request.
-  public var idleTimeout: Duration
+  var idleTimeout: Duration
   /// Slowest average rate a request body may arrive at (bytes per second; 0: no minimum).
   var bodyMinRate: Int
   /// How long a refused request's body is still read and dropped so its answer arrives.
-  public var lingerTimeout: Duration
+  var lingerTimeout: Duration
   /// The most bytes read and dropped that way per connection.
   var discardBytes: Int
   /// Memory all request bodies held at once may use.

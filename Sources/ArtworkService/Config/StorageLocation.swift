@@ -1,7 +1,7 @@
 import Storage
 
 /// Where artwork is stored, from `ARTWORK_STORAGE`.
-public enum StorageLocation: Sendable, Hashable {
+enum StorageLocation: Sendable, Hashable {
   /// A directory on the local filesystem (the default, `./data`).
   case fileSystem(directory: String)
   /// An S3-compatible bucket, from `s3://BUCKET/optional/prefix`. `prefix` has no leading or

@@ -3,15 +3,15 @@ import ArtworkCore
 /// A parsed `Content-Type` value (RFC 9110 §8.3.1): `type/subtype; name=value...`.
 struct MediaType: Sendable, Hashable, CustomStringConvertible {
   /// Lowercased, e.g. `image`.
-  public var type: String
+  var type: String
   /// Lowercased, e.g. `png`.
   var subtype: String
   /// Names lowercased, values as sent (quoted values unescaped). `boundary` is case-sensitive.
-  public var parameters: [String: String]
+  var parameters: [String: String]
 
   /// Parses a header value; nil when it is not `token/token` followed by valid parameters
   /// (a repeated parameter name counts as invalid: which one would win is ambiguous).
-  public init?(_ header: String) {
+  init?(_ header: String) {
     var scanner = HeaderSyntax.Scanner(header)
     scanner.skipWhitespace()
     guard let type = scanner.token(), scanner.take(UInt8(ascii: "/")),
@@ -23,7 +23,7 @@ struct MediaType: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `type/subtype` without parameters, e.g. `image/png`: what handlers compare against.
-  public var essence: String { "\(type)/\(subtype)" }
+  var essence: String { "\(type)/\(subtype)" }
 
   public var description: String {
     parameters.sorted { $0.key < $1.key }.reduce(essence) { text, parameter in

@@ -22,7 +22,7 @@ enum Multipart {
   /// `.badRequest` with a specific detail for a missing or invalid boundary, a body that does not
   /// start with or never closes its boundary, and parts without a valid `Content-Disposition`.
   /// The preamble and epilogue are ignored.
-  public static func parse(body: [UInt8], contentType: String) throws(ArtworkError)
+  static func parse(body: [UInt8], contentType: String) throws(ArtworkError)
     -> [MultipartPart]
   {
     let boundary = try boundary(of: contentType)

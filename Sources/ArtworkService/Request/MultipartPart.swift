@@ -1,19 +1,19 @@
 /// One part of a `multipart/form-data` body.
 struct MultipartPart: Sendable {
   /// The form field name (`Content-Disposition: form-data; name="..."`).
-  public var name: String
+  var name: String
   /// The file name a browser sent for a file field, if any (never trust it as a path).
-  public var filename: String?
+  var filename: String?
   /// The part's `Content-Type` header value as sent (trimmed), if any.
-  public var contentType: String?
+  var contentType: String?
   /// The part's bytes, sharing storage with the request body (no copy).
   ///
   /// NOTE: a slice keeps the indices of the whole body: iterate it, or use
   /// `body.startIndex`, never `body[0]`. `Array(part.body)` makes a standalone copy.
-  public var body: ArraySlice<UInt8>
+  var body: ArraySlice<UInt8>
 
   /// A part with its disposition name, file name, content type and body.
-  public init(name: String, filename: String?, contentType: String?, body: ArraySlice<UInt8>) {
+  init(name: String, filename: String?, contentType: String?, body: ArraySlice<UInt8>) {
     self.name = name
     self.filename = filename
     self.contentType = contentType
@@ -21,5 +21,5 @@ struct MultipartPart: Sendable {
   }
 
   /// The body as UTF-8 text (form fields such as `shape`), or nil when it is not valid UTF-8.
-  public var text: String? { String(validating: body, as: UTF8.self) }
+  var text: String? { String(validating: body, as: UTF8.self) }
 }

@@ -9,9 +9,9 @@ import Synchronization
 /// the standard-error sink writes each line with one locked write.
 public struct Logger: Sendable {
   /// Lines below this level are dropped before they are formatted.
-  public var level: LogLevel
+  var level: LogLevel
   /// Fields added to every line of this logger (a request id, a component name).
-  public var metadata: [String: LogValue]
+  var metadata: [String: LogValue]
   private let sink: @Sendable (String) -> Void
 
   /// A logger writing to `sink`, which receives complete lines ending in "\n".
@@ -27,7 +27,7 @@ public struct Logger: Sendable {
 
   /// Writes one line when `level` is at or above the logger's level. Fields named `ts`, `level`
   /// or `msg` are renamed with a leading underscore rather than silently overwriting those.
-  public func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
+  func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
     guard level >= self.level else { return }
     let merged = metadata.isEmpty ? fields : metadata.merging(fields) { _, new in new }
     sink(Self.line(level: level, message: message, fields: merged, time: Self.now()))
@@ -53,7 +53,7 @@ public struct Logger: Sendable {
   }
 
   /// A copy of this logger that adds `fields` to every line.
-  public func with(_ fields: [String: LogValue]) -> Logger {
+  func with(_ fields: [String: LogValue]) -> Logger {
     var copy = self
     copy.metadata.merge(fields) { _, new in new }
     return copy

@@ -1,25 +1,25 @@
 extension Metrics {
   /// The kind of a metric family, as written on its `# TYPE` line.
-  public enum FamilyType: String, Sendable {
+  enum FamilyType: String, Sendable {
     case counter, gauge, histogram
   }
 
   /// A declared metric family: its name, help text, type, label names and, for histograms,
   /// the upper bounds of its buckets.
-  public struct Family: Sendable, Hashable {
+  struct Family: Sendable, Hashable {
     /// The Prometheus metric name.
-    public let name: String
+    let name: String
     /// The `# HELP` text.
-    public let help: String
+    let help: String
     /// Counter, gauge or histogram.
-    public let type: FamilyType
+    let type: FamilyType
     /// The label names, in order.
-    public let labels: [String]
+    let labels: [String]
     let buckets: [Double]
   }
 
   /// HTTP requests answered, by route and status.
-  public static let requests = Family(
+  static let requests = Family(
     name: "artwork_http_requests_total", help: "HTTP requests answered, by route and status.",
     type: .counter, labels: ["route", "status"], buckets: [])
   static let requestDuration = Family(
@@ -33,7 +33,7 @@ extension Metrics {
     name: "artwork_stored_bytes_total", help: "Bytes of artwork newly stored.", type: .counter,
     labels: [], buckets: [])
   /// Source URL fetches, by outcome.
-  public static let fetches = Family(
+  static let fetches = Family(
     name: "artwork_source_fetches_total", help: "Source URL fetches, by outcome.",
     type: .counter, labels: ["outcome"], buckets: [])
   static let cacheLookups = Family(

@@ -11,16 +11,16 @@ final class Metrics: Sendable {
   private let state = Mutex(State())
 
   /// Empty metrics; every family is exported from the start.
-  public init() {}
+  init() {}
 
   /// Adds `amount` to a counter series.
-  public func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {
+  func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {
     precondition(family.type == .counter && labels.count == family.labels.count)
     state.withLock { $0.values[family.name, default: [:]][labels, default: 0] += amount }
   }
 
   /// Sets a gauge series.
-  public func set(_ family: Family, _ labels: [String] = [], to value: Double) {
+  func set(_ family: Family, _ labels: [String] = [], to value: Double) {
     precondition(family.type == .gauge && labels.count == family.labels.count)
     state.withLock { $0.values[family.name, default: [:]][labels] = value }
   }
@@ -37,12 +37,12 @@ final class Metrics: Sendable {
   }
 
   /// The current value of a counter or gauge series (0 when never touched); for tests and checks.
-  public func value(_ family: Family, _ labels: [String] = []) -> Double {
+  func value(_ family: Family, _ labels: [String] = []) -> Double {
     state.withLock { $0.values[family.name]?[labels] ?? 0 }
   }
 
   /// Everything, in the Prometheus text format (version 0.0.4).
-  public func render() -> String {
+  func render() -> String {
     let snapshot = state.withLock { $0 }
     var out = ""
     for family in Self.families {
