@@ -11,15 +11,4 @@ struct S3Settings: Sendable, Hashable {
   /// which MinIO/SeaweedFS-style servers expect).
   var virtualHosted: Bool
 
-  /// S3 settings as read from the environment.
-  init(
-    endpoint: String, region: String, accessKeyID: String, secretAccessKey: String,
-    virtualHosted: Bool
-  ) {
-    self.endpoint = endpoint
-    self.region = region
-    self.accessKeyID = accessKeyID
-    self.secretAccessKey = secretAccessKey
-    self.virtualHosted = virtualHosted
-  }
 }
