@@ -20,9 +20,7 @@ extension ArtworkCommand {
     do {
       server = try await ArtworkServer(config: config, logger: logger)
     } catch {
-      logger.error(
-        "cannot start",
-        ["detail": .string(error.detail), "internal": .string(error.internalDetail ?? "")])
+      logger.error("cannot start", ["reason": .string(error.description)])
       return 1
     }
     var fields = config.summary

@@ -25,6 +25,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case gatewayTimeout = "gateway-timeout"
     case busy
     case storageUnavailable = "storage-unavailable"
+    case insufficientStorage = "insufficient-storage"
     case `internal`
   }
 

@@ -24,13 +24,18 @@ public final class ArtworkApp: Sendable {
   let hotImages: HotImageCache
   /// Refusals of a full queue: counted in /metrics, logged at most once a second.
   let busyLog: RateLimitedLog
+  /// Readiness failures: the storage problem's specifics, logged at most once a minute.
+  let readinessLog: RateLimitedLog
 
   /// Builds storage, the worker pool and the fetcher from `config`.
-  init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
+  init(config: ServiceConfig, logger: Logger) async throws(StartupError) {
     self.config = config
     self.logger = logger
     self.metrics = Metrics()
     self.busyLog = RateLimitedLog(logger: logger, message: "requests refused: a queue is full")
+    self.readinessLog = RateLimitedLog(
+      logger: logger, message: "not ready: storage cannot take new objects",
+      interval: .seconds(60))
     self.storage = try await StorageFactory.make(config: config, logger: logger)
     let pool = BlockingPool<Void>(
       name: "artwork-img", threads: config.workers, queueLimit: config.queueLimit,
@@ -42,12 +47,16 @@ public final class ArtworkApp: Sendable {
     self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
     let fetchPool = FetchPool(threads: config.fetchThreads, queueLimit: config.fetchThreads * 16)
-    self.fetcher = try SourceFetcher(
-      SourceFetcher.Configuration(
-        policy: AddressPolicy(privateSources: config.privateSourceList),
-        maxBytes: config.maxSourceBytes, fetchTimeout: config.fetchTimeout,
-        caFile: config.caFile),
-      pool: fetchPool)
+    do {
+      self.fetcher = try SourceFetcher(
+        SourceFetcher.Configuration(
+          policy: AddressPolicy(privateSources: config.privateSourceList),
+          maxBytes: config.maxSourceBytes, fetchTimeout: config.fetchTimeout,
+          caFile: config.caFile),
+        pool: fetchPool)
+    } catch {
+      throw StartupError("cannot set up source fetching: \(error.internalDetail ?? error.detail)")
+    }
     self.reachability = ReachabilityCheck(pool: fetchPool, fetchTimeout: config.fetchTimeout) {
       bytes in
       guard let info = try? ImagePipeline.inspect(bytes) else { return nil }

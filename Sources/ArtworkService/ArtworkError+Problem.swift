@@ -26,6 +26,7 @@ extension ArtworkError.Kind {
     case .badGateway: 502
     case .busy, .storageUnavailable: 503
     case .gatewayTimeout: 504
+    case .insufficientStorage: 507
     }
   }
 
@@ -52,6 +53,7 @@ extension ArtworkError.Kind {
     case .busy: "Service busy"
     case .storageUnavailable: "Storage unavailable"
     case .gatewayTimeout: "Gateway timeout"
+    case .insufficientStorage: "Insufficient storage"
     }
   }
 }

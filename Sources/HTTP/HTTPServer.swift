@@ -25,16 +25,23 @@ public final class HTTPServer: Sendable {
   private let listener: Int32
   private let lifecycle = Mutex(Lifecycle())
 
-  /// Binds and starts serving `router`.
-  public init(configuration: HTTPServerConfiguration, router: Router) throws(HTTPServerError) {
+  /// Binds `configuration.host` and `configuration.port` and starts serving `router`.
+  public convenience init(configuration: HTTPServerConfiguration, router: Router)
+    throws(HTTPServerError)
+  {
     try Self.validate(configuration)
-    var bound: UInt16 = 0
-    let fd = artwork_http_listen(configuration.host, UInt16(configuration.port), 1024, &bound)
-    if fd == -2 { throw .invalidHost(configuration.host) }
-    guard fd >= 0 else {
-      throw .startFailed(
-        host: configuration.host, port: configuration.port, reason: String(cString: strerror(errno))
-      )
+    let listener = try HTTPListener(host: configuration.host, port: configuration.port)
+    try self.init(configuration: configuration, listener: listener, router: router)
+  }
+
+  /// Starts serving `router` on a socket bound already (`configuration.host` and `.port` are
+  /// not used). The server owns the socket from here on.
+  public init(configuration: HTTPServerConfiguration, listener: HTTPListener, router: Router)
+    throws(HTTPServerError)
+  {
+    try Self.validate(configuration)
+    guard let fd = listener.take() else {
+      throw .invalidConfiguration("the listener serves another server already")
     }
     let core = ServerCore(configuration: configuration, router: router)
     var loops: [EventLoop] = []
@@ -52,7 +59,7 @@ public final class HTTPServer: Sendable {
     self.core = core
     self.loops = loops
     self.listener = fd
-    self.port = Int(bound)
+    self.port = listener.port
   }
 
   deinit {

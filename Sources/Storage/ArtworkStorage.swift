@@ -10,7 +10,8 @@ import Synchronization
 /// - `get`/`head` answer nil for a key that is not stored.
 /// - Records are small opaque values under a text key (the URL result cache); `putRecord`
 ///   overwrites atomically.
-/// - Failures are `ArtworkError` of kind `.storageUnavailable` (with `retryAfter`) or `.internal`.
+/// - Failures are `ArtworkError` of kind `.storageUnavailable` (with `retryAfter`),
+///   `.insufficientStorage` (no room: retrying does not help) or `.internal`.
 public protocol ArtworkStorage: Sendable {
   @discardableResult
   func put(_ key: ArtworkKey, bytes: [UInt8]) async throws(ArtworkError) -> Bool
@@ -21,8 +22,12 @@ public protocol ArtworkStorage: Sendable {
   func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError)
   func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]?
 
-  /// Nil when the storage can be written now; otherwise why not, in words for an operator.
-  func readinessProblem() async -> String?
+  /// Nil when the storage can be written now; otherwise why not.
+  func readinessProblem() async -> StorageProblem?
+
+  /// Removes what failed writes left behind (the filesystem's temp files); answers how many.
+  /// Run periodically, whatever the retention.
+  func removeAbandonedWrites() async -> Int
 
   /// The object's length and a producer of its bytes in order (nil after the last), or nil when
   /// not stored: serving reads through this, so a backend can stream without holding whole
@@ -32,4 +37,9 @@ public protocol ArtworkStorage: Sendable {
   /// Removes objects not requested for `olderThan`, and records not written for as long; at
   /// most `limit` removals per pass. Never throws: a failed pass is retried by the next one.
   func sweep(olderThan: Duration, limit: Int) async -> Int
+
+  /// Lets go of what the backend holds for its lifetime (the filesystem's directory lock), so
+  /// that another server can open the same storage at once. Called once, at shutdown, after the
+  /// last request; idempotent.
+  func release()
 }

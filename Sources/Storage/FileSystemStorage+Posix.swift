@@ -158,6 +158,41 @@ extension FileSystemStorage {
       throw FileError(operation: "mkdir", path: path, code: errno)
     }
 
+    /// Creates `path` and any missing parents (`mkdir -p`).
+    static func makeDirectories(_ path: String) throws(FileError) {
+      var prefix = path.hasPrefix("/") ? "" : "."
+      for component in path.split(separator: "/") {
+        prefix += "/" + component
+        try makeDirectory(prefix)
+      }
+    }
+
+    /// Bytes an unprivileged writer may still use on the filesystem holding `path`, or nil when
+    /// the system cannot tell.
+    static func freeBytes(_ path: String) -> Int? {
+      var info = statvfs()
+      guard statvfs(path, &info) == 0 else { return nil }
+      let (bytes, overflow) = Int(info.f_bavail).multipliedReportingOverflow(
+        by: Int(info.f_frsize))
+      return overflow ? Int.max : bytes
+    }
+
+    /// Opens (creating) `path` and takes an exclusive advisory lock on it without waiting.
+    /// Answers the descriptor, which holds the lock until closed (or the process ends, however
+    /// it ends), or nil when another holder has it.
+    static func lockExclusively(_ path: String) throws(FileError) -> Int32? {
+      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 { return fd }
+      let code = errno
+      close(fd)
+      if code == EWOULDBLOCK { return nil }
+      throw FileError(operation: "flock", path: path, code: code)
+    }
+
+    /// Closes a descriptor from `lockExclusively`, releasing its lock.
+    static func unlock(_ fd: Int32) { close(fd) }
+
     /// Flushes a directory's entries (a new name made by link/rename) to disk.
     static func syncDirectory(_ path: String) throws(FileError) {
       let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -1,35 +1,40 @@
+import ArtworkCore
+
 extension FileSystemStorage {
-  /// Writes, fsyncs, reads back and removes a probe file in the temp directory, and checks that
-  /// the object and record directories are there. Nil when all of that works.
-  public func readinessProblem() async -> String? {
+  /// Nil when storage can take a new object now: the directories are there, a probe file is
+  /// written, fsynced, read back and removed, and the free space is above the margin.
+  public func readinessProblem() async -> StorageProblem? {
     do {
-      return try await blocking { () throws(FileError) -> String? in try self.probe() }
+      return try await threads.run { () -> StorageProblem? in self.probe() }
     } catch {
-      // `blocking` only rethrows FileErrors converted for clients; keep the internal detail.
-      return error.internalDetail.map { "storage is not usable: \($0)" }
-        ?? "storage is not usable: \(error.detail)"
+      return StorageProblem(summary: "storage is busy", detail: "storage is busy: \(error)")
     }
   }
 
-  private func probe() throws(FileError) -> String? {
-    for path in [objectsDirectory, recordsDirectory] {
-      do throws(FileError) {
-        try Posix.requireDirectory(path)
-      } catch {
-        return error.sentence
-      }
-    }
-    let path = temporaryPath()
-    let content = Array("artwork readiness probe \(path)".utf8)
-    do {
+  /// Removes temp files that failed writes abandoned (older than any write in progress).
+  public func removeAbandonedWrites() async -> Int {
+    (try? await threads.run { () -> Int in
+      self.removeTemporaryFiles(olderThan: Self.staleTemporaryAge)
+    }) ?? 0
+  }
+
+  private func probe() -> StorageProblem? {
+    do throws(FileError) {
+      for path in [objectsDirectory, recordsDirectory] { try Posix.requireDirectory(path) }
+      let path = temporaryPath()
+      let content = Array("artwork readiness probe".utf8)
       try Posix.writeNew(path, content)
       defer { Posix.remove(path) }
       guard try Posix.read(path) == content else {
-        return "the storage directory does not read back what was written to \(path)"
+        return StorageProblem(
+          summary: "the storage directory does not read back what was written",
+          detail: "the storage directory does not read back what was written to \(path)")
       }
+      // A probe of a few bytes fits long after a real object would not: judge the margin.
+      try requireRoom(for: 0)
       return nil
     } catch {
-      return error.sentence
+      return error.problem
     }
   }
 }

@@ -32,7 +32,6 @@ extension FileSystemStorage {
     var visited = 0
     // One pass never goes round more than once, however large the limit.
     while work < limit && visited < Self.sweepBuckets {
-      if bucket == 0 { removeStaleTemporaryFiles() }
       let directory: String
       let isObject = bucket < 65536
       if isObject {

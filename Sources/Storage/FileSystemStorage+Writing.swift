@@ -1,4 +1,5 @@
 import ArtworkCore
+import Glibc
 
 extension FileSystemStorage {
   /// Stores an object atomically; an existing object is kept (and marked as requested).
@@ -19,6 +20,7 @@ extension FileSystemStorage {
     if try Posix.makeDirectory(parent) { try Posix.syncDirectory(objectsDirectory) }
     if try Posix.makeDirectory(bucket) { try Posix.syncDirectory(parent) }
 
+    try requireRoom(for: bytes.count)
     let temporary = temporaryPath()
     try Posix.writeNew(temporary, bytes)
     defer { Posix.remove(temporary) }
@@ -55,13 +57,28 @@ extension FileSystemStorage {
     try Posix.syncDirectory(bucket)
   }
 
-  /// Removes temp files old enough to be crash leftovers (a write in progress is seconds old at
-  /// most; another process sharing the directory may be writing the young ones).
-  func removeStaleTemporaryFiles() {
-    let cutoff = Self.now() - Self.staleTemporaryAge
+  /// Refuses a write of `count` bytes that would leave less than the free-space margin.
+  func requireRoom(for count: Int) throws(FileError) {
+    guard minFreeBytes > 0, let free = Posix.freeBytes(directory) else { return }
+    guard free - count < minFreeBytes else { return }
+    throw FileError(
+      operation: "statvfs", path: directory, code: ENOSPC,
+      note: "\(ByteCount.text(free)) free, a \(ByteCount.text(count)) object would leave less "
+        + "than the \(ByteCount.text(minFreeBytes)) kept free")
+  }
+
+  /// Removes temp files older than `age` seconds (all of them when nil); answers how many.
+  @discardableResult
+  func removeTemporaryFiles(olderThan age: Int?) -> Int {
+    let cutoff = age.map { Self.now() - $0 }
+    var removed = 0
     for name in Posix.list(temporaryDirectory) {
       let path = "\(temporaryDirectory)/\(name)"
-      if let status = try? Posix.status(path), status.modified < cutoff { Posix.remove(path) }
+      if let cutoff {
+        guard let status = try? Posix.status(path), status.modified < cutoff else { continue }
+      }
+      if Posix.remove(path) { removed += 1 }
     }
+    return removed
   }
 }

@@ -31,40 +31,64 @@ public final class FileSystemStorage: ArtworkStorage {
   /// (One process owns a storage directory; see `FileSystemStorage+Retention.swift`.)
   let retentionLock = Mutex(())
 
-  /// Temp files older than this are leftovers of a crash, never a write in progress.
+  /// The free bytes the backend keeps: a new object that would leave less is refused (507).
+  let minFreeBytes: Int
+  /// The open lock file (`lock`): held until `close()` (or the process ends), so a second
+  /// server cannot open the same directory; -1 once closed.
+  private let lockDescriptor: Mutex<Int32>
+
+  /// Temp files older than this are abandoned by a failed write: the periodic sweep removes
+  /// them (a write in progress is seconds old at most).
   static let staleTemporaryAge = 15 * 60
   /// A read refreshes an object's "last requested" mark at most this often.
   static let touchInterval = 86400
 
-  /// Opens (creating as needed) storage rooted at `directory`, and removes temp files that a
-  /// crashed process left behind. File operations run on `threads` threads (at most 4 times as
-  /// many wait). Throws `.storageUnavailable` when the directories cannot be created.
-  public init(directory: String, threads: Int = 16) throws(ArtworkError) {
-    self.threads = BlockingPool(
-      name: "artwork-files", threads: threads, queueLimit: threads * 16, stackSize: 1 << 20,
-      refusal: "Storage is busy; try again shortly.")
+  /// Opens storage rooted at `directory`, creating what is missing, takes the directory's lock
+  /// and removes every temp file (the lock means no other process is writing; what is there was
+  /// left by a process that died mid-write). File operations run on `threads` threads (at most
+  /// 16 times as many wait). New objects are refused while the filesystem would be left with
+  /// less than `minFreeBytes` free.
+  public init(directory: String, threads: Int = 16, minFreeBytes: Int = 0) throws(StorageProblem) {
     var root = directory
     while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
     self.directory = root
     objectsDirectory = root + "/objects"
     recordsDirectory = root + "/records"
     temporaryDirectory = root + "/tmp"
-    do {
-      try FileManager.default.createDirectory(
-        atPath: root, withIntermediateDirectories: true)
-    } catch {
-      throw ArtworkError(
-        .storageUnavailable, "Storage is unavailable; try again shortly.",
-        internalDetail: "cannot create storage directory \(root): \(error)", retryAfter: 5)
-    }
+    self.minFreeBytes = max(0, minFreeBytes)
+    let lock: Int32?
     do throws(FileError) {
-      for path in [objectsDirectory, recordsDirectory, temporaryDirectory] {
-        try Posix.makeDirectory(path)
+      try Posix.makeDirectories(root)
+      lock = try Posix.lockExclusively(root + "/lock")
+      if lock != nil {
+        for path in [objectsDirectory, recordsDirectory, temporaryDirectory] {
+          try Posix.makeDirectory(path)
+        }
       }
     } catch {
-      throw error.artworkError
+      throw error.problem
     }
-    removeStaleTemporaryFiles()
+    guard let lock else {
+      throw StorageProblem(
+        summary: "another artwork server is using the storage directory",
+        detail: "another artwork server is using the storage directory: \(root)/lock is "
+          + "locked (one process owns a storage directory; replicas share S3 storage)")
+    }
+    lockDescriptor = Mutex(lock)
+    self.threads = BlockingPool(
+      name: "artwork-files", threads: threads, queueLimit: threads * 16, stackSize: 1 << 20,
+      refusal: "Storage is busy; try again shortly.")
+    removeTemporaryFiles(olderThan: nil)
+  }
+
+  deinit { release() }
+
+  /// Releases the directory's lock (idempotent).
+  public func release() {
+    lockDescriptor.withLock { fd in
+      if fd >= 0 { Posix.unlock(fd) }
+      fd = -1
+    }
   }
 
   @discardableResult

@@ -74,21 +74,19 @@ struct ConfigReader {
     }
   }
 
-  /// A duration: a whole number with one of `units` as suffix, or bare (meaning `bare`, when
-  /// given). A bare `0` is always accepted. The result must lie in `range`.
+  /// A duration in the one syntax every duration variable shares: whole numbers, each with a
+  /// unit (`ms`, `s`, `m`, `h`, `d`), optionally chained largest first (`1h30m`), or a bare
+  /// `0`. A bare number is refused rather than guessed: `30` could mean seconds or days. The
+  /// result must lie in `range`.
   mutating func duration(
-    _ key: String, default fallback: Duration, units: [DurationUnit], bare: DurationUnit?,
-    range: ClosedRange<Duration>, rangeText: String
+    _ key: String, default fallback: Duration, range: ClosedRange<Duration>, rangeText: String
   ) -> Duration {
-    let suffixes = units.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-    let bareText = bare.map { ", or a bare number of \($0.name)" } ?? ", or 0"
-    return value(
+    value(
       key, default: fallback,
-      accepted: "expected a whole number with a unit (\(suffixes))\(bareText), \(rangeText)"
+      accepted: "expected a whole number with a unit (ms, s, m, h or d, as in 1500ms, 8s, 10m, "
+        + "12h, 30d or 1h30m), \(rangeText)"
     ) { text in
-      guard let d = DurationUnit.parse(text, units: units, bare: bare), range.contains(d) else {
-        return nil
-      }
+      guard let d = DurationUnit.parse(text), range.contains(d) else { return nil }
       return d
     }
   }
@@ -126,16 +124,31 @@ enum DurationUnit: String, CaseIterable {
     return inMilliseconds ? .milliseconds(product) : .seconds(product)
   }
 
-  /// `"1500ms"`, `"8s"`, `"8"` (with `bare`), `"0"`; nil for anything else.
-  static func parse(_ text: String, units: [DurationUnit], bare: DurationUnit?) -> Duration? {
-    let digits = text.prefix { $0.isASCII && $0.isNumber }
-    let suffix = text.dropFirst(digits.count)
-    guard !digits.isEmpty, let count = Int(digits) else { return nil }
-    if suffix.isEmpty {
-      if count == 0 { return .zero }
-      return bare?.duration(count)
+  /// `"1500ms"`, `"8s"`, `"1h30m"`, `"0"`; nil for anything else (a bare non-zero number, an
+  /// unknown unit, a unit twice or out of order, an overflow).
+  static func parse(_ text: String) -> Duration? {
+    if text == "0" { return .zero }
+    var rest = Substring(text.lowercased())
+    var total = Duration.zero
+    var previous: DurationUnit?
+    while !rest.isEmpty {
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      rest = rest.dropFirst(digits.count)
+      let letters = rest.prefix { $0.isASCII && $0.isLetter }
+      rest = rest.dropFirst(letters.count)
+      guard !digits.isEmpty, let count = Int(digits),
+        let unit = DurationUnit(rawValue: String(letters)), let part = unit.duration(count)
+      else { return nil }
+      if let previous {
+        guard unit.rank < previous.rank else { return nil }
+      }
+      previous = unit
+      total += part
+      guard total < .seconds(Int64.max / 2) else { return nil }
     }
-    guard let unit = units.first(where: { $0.rawValue == suffix.lowercased() }) else { return nil }
-    return unit.duration(count)
+    return total
   }
+
+  /// 0 for milliseconds up to 4 for days: a chained duration goes from larger to smaller.
+  private var rank: Int { DurationUnit.allCases.firstIndex(of: self)! }
 }

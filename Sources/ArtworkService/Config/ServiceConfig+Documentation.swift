@@ -20,6 +20,11 @@ extension ServiceConfig {
       "A directory, or `s3://BUCKET/optional/prefix` for an S3-compatible store."
     ),
     (
+      "ARTWORK_MIN_FREE_BYTES", "67108864",
+      "Free space a storage directory keeps: a new image that would leave less is refused with "
+        + "507 and `/readyz` answers 503. `0` turns the margin off."
+    ),
+    (
       "ARTWORK_S3_ENDPOINT", "https://s3.REGION.amazonaws.com",
       "S3 endpoint URL (MinIO, SeaweedFS, R2...)."
     ),
@@ -71,7 +76,7 @@ extension ServiceConfig {
       "ARTWORK_HTTP_THREADS", "number of cores, at most 8",
       "HTTP server threads (1 to 64), each an epoll loop; handlers run on Swift's own threads."
     ),
-    ("ARTWORK_FETCH_TIMEOUT", "8s", "Total time for one source fetch: `8`, `8s` or `1500ms`."),
+    ("ARTWORK_FETCH_TIMEOUT", "8s", "Total time for one source fetch, from 1ms to 300s."),
     ("ARTWORK_CA_FILE", "(system)", "Extra PEM CA bundle trusted when fetching sources."),
     (
       "ARTWORK_PRIVATE_SOURCES", "(none)",
@@ -79,14 +84,18 @@ extension ServiceConfig {
     ),
     (
       "ARTWORK_SOURCE_TTL", "600s",
-      "How long a fetched URL's result is reused (`s`, `m`, `h` suffixes)."
+      "How long a fetched URL's result is reused, up to 7d."
     ),
-    ("ARTWORK_FAILURE_TTL", "30s", "How long a failed fetch is remembered (`s`, `m`, `h`)."),
+    ("ARTWORK_FAILURE_TTL", "30s", "How long a failed fetch is remembered, up to 24h."),
     (
       "ARTWORK_RETENTION", "30d",
-      "Objects not requested for this long are removed (`d`, `h`); `0` keeps them forever."
+      "Objects not requested for this long are removed; `0` keeps them forever."
     ),
-    ("ARTWORK_SHUTDOWN_GRACE", "10s", "Time in-flight requests get to finish on SIGTERM."),
+    (
+      "ARTWORK_SHUTDOWN_GRACE", "8s",
+      "Time in-flight requests get to finish on SIGTERM; below `docker stop`'s 10 s, so the "
+        + "drain ends before SIGKILL (raise both together: `docker stop -t`)."
+    ),
     (
       "ARTWORK_MAX_CONNECTIONS", "512",
       "Concurrent HTTP connections; one more is answered 503 and closed at once."
@@ -132,9 +141,15 @@ extension ServiceConfig {
     ("ARTWORK_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error` (JSON lines on stderr)."),
   ]
 
-  /// The README's configuration table, in Markdown.
+  /// How every duration variable is written (printed above the table).
+  static let durationSyntax =
+    "Durations are whole numbers with a unit, `ms`, `s`, `m`, `h` or `d`, chained largest "
+    + "first if need be (`1500ms`, `8s`, `10m`, `1h30m`, `30d`); a bare `0` is zero. A bare "
+    + "number is refused: `30` could mean seconds or days."
+
+  /// The README's configuration table, in Markdown, after the duration syntax.
   public static func markdownTable() -> String {
-    var lines = ["| Variable | Default | Meaning |", "| --- | --- | --- |"]
+    var lines = [durationSyntax, "", "| Variable | Default | Meaning |", "| --- | --- | --- |"]
     for setting in documentation {
       let shownDefault =
         setting.default.hasPrefix("`") || setting.default.hasPrefix("(")

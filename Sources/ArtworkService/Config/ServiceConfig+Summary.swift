@@ -34,16 +34,26 @@ extension ServiceConfig {
       "log_level": .string(logLevel.rawValue),
     ]
     if let caFile { fields["ca_file"] = .string(caFile) }
+    fields["storage"] = .string(storageDescription)
     switch storage {
-    case .fileSystem(let directory):
-      fields["storage"] = .string(directory)
-    case .s3(let bucket, let prefix):
-      fields["storage"] = .string(prefix.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(prefix)")
-      fields["s3_endpoint"] = .string(s3.endpoint)
+    case .fileSystem:
+      fields["min_free_bytes"] = .int(minFreeBytes)
+    case .s3:
       fields["s3_region"] = .string(s3.region)
       fields["s3_virtual_hosted"] = .bool(s3.virtualHosted)
     }
     return fields
+  }
+
+  /// Where artwork is stored, in words: `filesystem ./data`, `s3://bucket/prefix at https://...`.
+  public var storageDescription: String {
+    switch storage {
+    case .fileSystem(let directory):
+      return "filesystem \(directory)"
+    case .s3(let bucket, let prefix):
+      let location = prefix.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(prefix)"
+      return "\(location) at \(s3.endpoint)"
+    }
   }
 
   static func milliseconds(_ duration: Duration) -> Int {

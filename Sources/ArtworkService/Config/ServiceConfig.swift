@@ -43,6 +43,8 @@ public struct ServiceConfig: Sendable {
   var privateSourceList: PrivateSourceAllowList
   var sourceTTL: Duration
   var failureTTL: Duration
+  /// Free bytes the filesystem backend keeps: new objects are refused (507) below it.
+  var minFreeBytes: Int
   /// How long an object may go unrequested before it is swept; nil keeps objects forever.
   var retention: Duration?
   var shutdownGrace: Duration
@@ -96,6 +98,7 @@ public struct ServiceConfig: Sendable {
       accepted: "expected a directory path or s3://BUCKET/optional/prefix (a valid bucket name)",
       StorageLocation.init(parsing:))
     s3 = Self.readS3(&reader, storage: storage)
+    minFreeBytes = reader.integer("ARTWORK_MIN_FREE_BYTES", default: 64 << 20, range: 0...(1 << 50))
 
     apiTokens = Self.readTokens(&reader, warnings: &warnings)
     allowAnonymous = reader.boolean("ARTWORK_ALLOW_ANONYMOUS", default: false)
@@ -109,8 +112,8 @@ public struct ServiceConfig: Sendable {
     httpThreads = reader.integer(
       "ARTWORK_HTTP_THREADS", default: min(max(1, processorCount), 8), range: 1...64)
     fetchTimeout = reader.duration(
-      "ARTWORK_FETCH_TIMEOUT", default: .seconds(8), units: [.milliseconds, .seconds],
-      bare: .seconds, range: .milliseconds(1)...(.seconds(300)), rangeText: "from 1ms to 300s")
+      "ARTWORK_FETCH_TIMEOUT", default: .seconds(8), range: .milliseconds(1)...(.seconds(300)),
+      rangeText: "from 1ms to 300s")
     caFile = reader.value(
       "ARTWORK_CA_FILE", default: nil,
       accepted: "expected the path of a readable PEM file that exists"
@@ -127,40 +130,36 @@ public struct ServiceConfig: Sendable {
       parsing: privateSources.joined(separator: ","), problems: &allowListProblems)
     // The allow-list's problems name the variable already.
     for problem in allowListProblems { reader.problem(problem) }
-    let cacheUnits: [DurationUnit] = [.seconds, .minutes, .hours]
     sourceTTL = reader.duration(
-      "ARTWORK_SOURCE_TTL", default: .seconds(600), units: cacheUnits, bare: .seconds,
-      range: .zero...(.seconds(7 * 86400)), rangeText: "from 0 to 168h")
+      "ARTWORK_SOURCE_TTL", default: .seconds(600), range: .zero...(.seconds(7 * 86400)),
+      rangeText: "from 0 to 168h")
     failureTTL = reader.duration(
-      "ARTWORK_FAILURE_TTL", default: .seconds(30), units: cacheUnits, bare: .seconds,
-      range: .zero...(.seconds(86400)), rangeText: "from 0 to 24h")
-    // NOTE: a bare number is refused for retention: "30" meaning 30 seconds would delete
-    // nearly everything, and meaning 30 days would surprise anyone who reads the others.
+      "ARTWORK_FAILURE_TTL", default: .seconds(30), range: .zero...(.seconds(86400)),
+      rangeText: "from 0 to 24h")
     let keep = reader.duration(
-      "ARTWORK_RETENTION", default: .seconds(30 * 86400), units: [.days, .hours], bare: nil,
-      range: .zero...(.seconds(3650 * 86400)), rangeText: "up to 3650d (0 keeps forever)")
+      "ARTWORK_RETENTION", default: .seconds(30 * 86400), range: .zero...(.seconds(3650 * 86400)),
+      rangeText: "up to 3650d (0 keeps forever)")
     retention = keep == .zero ? nil : keep
     shutdownGrace = reader.duration(
-      "ARTWORK_SHUTDOWN_GRACE", default: .seconds(10), units: [.milliseconds, .seconds],
-      bare: .seconds, range: .zero...(.seconds(600)), rangeText: "from 0 to 600s")
+      "ARTWORK_SHUTDOWN_GRACE", default: .seconds(8), range: .zero...(.seconds(600)),
+      rangeText: "from 0 to 600s")
     imageCacheBytes = reader.integer(
       "ARTWORK_IMAGE_CACHE_BYTES", default: 32 << 20, range: 0...(8 << 30))
     maxConnections = reader.integer(
       "ARTWORK_MAX_CONNECTIONS", default: 512, range: 1...100_000)
     maxConnectionsPerClient = reader.integer(
       "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", default: 256, range: 1...100_000)
-    let httpUnits: [DurationUnit] = [.milliseconds, .seconds, .minutes]
     headTimeout = reader.duration(
-      "ARTWORK_HEAD_TIMEOUT", default: .seconds(10), units: httpUnits, bare: .seconds,
-      range: .zero...(.seconds(600)), rangeText: "from 0 (no deadline) to 600s")
+      "ARTWORK_HEAD_TIMEOUT", default: .seconds(10), range: .zero...(.seconds(600)),
+      rangeText: "from 0 (no deadline) to 600s")
     idleTimeout = reader.duration(
-      "ARTWORK_IDLE_TIMEOUT", default: .seconds(75), units: httpUnits, bare: .seconds,
-      range: .zero...(.seconds(3600)), rangeText: "from 0 (never) to 3600s")
+      "ARTWORK_IDLE_TIMEOUT", default: .seconds(75), range: .zero...(.seconds(3600)),
+      rangeText: "from 0 (never) to 3600s")
     bodyMinRate = reader.integer(
       "ARTWORK_BODY_MIN_RATE", default: 16384, range: 0...1_000_000_000)
     lingerTimeout = reader.duration(
-      "ARTWORK_LINGER_TIMEOUT", default: .seconds(10), units: httpUnits, bare: .seconds,
-      range: .zero...(.seconds(600)), rangeText: "from 0 to 600s")
+      "ARTWORK_LINGER_TIMEOUT", default: .seconds(10), range: .zero...(.seconds(600)),
+      rangeText: "from 0 to 600s")
     discardBytes = reader.integer(
       "ARTWORK_DISCARD_BYTES", default: 64 << 20, range: 0...(1 << 40))
     bodyMemory = reader.integer(

@@ -2,10 +2,12 @@ import ArtworkCore
 import HTTP
 
 extension ArtworkApp {
-  /// `GET /readyz`: 200 when storage can be written now, else 503 saying why.
+  /// `GET /readyz`: 200 when storage can take a new object now, else 503 saying why in words
+  /// (the specifics go to the log, at most once a minute while the problem lasts).
   func readiness(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
     if let problem = await storage.readinessProblem() {
-      throw ArtworkError(.storageUnavailable, problem, retryAfter: 5)
+      readinessLog.note(["problem": .string(problem.detail)])
+      throw ArtworkError(.storageUnavailable, "Not ready: \(problem.summary).", retryAfter: 5)
     }
     return JSONResponse.make(200, .object([("status", .string("ready"))]))
   }

@@ -7,19 +7,25 @@ public final class ArtworkServer: Sendable {
   let app: ArtworkApp
   private let server: HTTPServer
   private let grace: Duration
-  private let sweeper: RetentionSweeper?
+  private let sweeper: StorageSweeper
 
-  /// Builds the app from `config` and starts listening. Call `Vips.initialize()` and
-  /// `Curl.globalInit()` once, before this (see `Runtime.initialize()`).
-  public init(config: ServiceConfig, logger: Logger) async throws(ArtworkError) {
+  /// Listens, then builds the app from `config` (storage included), then serves. Nothing is
+  /// created before the socket is bound, so a port in use leaves no trace. Call
+  /// `Runtime.initialize()` once, before this.
+  public init(config: ServiceConfig, logger: Logger) async throws(StartupError) {
+    let listener: HTTPListener
+    do {
+      listener = try HTTPListener(host: config.listen.host, port: config.listen.port)
+    } catch {
+      throw StartupError("cannot listen on \(config.listen): \(Self.reason(error))")
+    }
     let app = try await ArtworkApp(config: config, logger: logger)
     self.app = app
     self.grace = config.shutdownGrace
-    sweeper = config.retention.map { retention in
-      RetentionSweeper(
-        storage: app.storage, retention: retention,
-        interval: RetentionSweeper.interval(for: retention), logger: logger)
-    }
+    sweeper = StorageSweeper(
+      storage: app.storage, retention: config.retention,
+      retentionInterval: config.retention.map(StorageSweeper.interval(for:)) ?? .seconds(3600),
+      logger: logger)
     var configuration = HTTPServerConfiguration()
     configuration.host = config.listen.host
     configuration.port = config.listen.port
@@ -52,12 +58,17 @@ public final class ArtworkServer: Sendable {
         ])
     }
     do {
-      server = try HTTPServer(configuration: configuration, router: app.router())
+      server = try HTTPServer(
+        configuration: configuration, listener: listener, router: app.router())
     } catch {
-      throw ArtworkError(
-        .internal, "cannot listen on \(config.listen)",
-        internalDetail: "\(error)")
+      throw StartupError("cannot start the HTTP server: \(Self.reason(error))")
     }
+  }
+
+  /// The cause of a listen failure in lower case, as it follows a colon.
+  private static func reason(_ error: HTTPServerError) -> String {
+    guard case .startFailed(_, _, let reason) = error else { return error.description }
+    return reason.prefix(1).lowercased() + reason.dropFirst()
   }
 
   /// The port actually bound (useful with port 0).
@@ -68,7 +79,7 @@ public final class ArtworkServer: Sendable {
   /// (libvips work cannot be interrupted from outside, and the process must not exit under it).
   public func shutdown() async {
     let deadline = ContinuousClock.now + grace
-    sweeper?.stop()
+    sweeper.stop()
     await server.shutdown(gracePeriod: grace)
     let left = max(.zero, deadline - ContinuousClock.now)
     if !(await app.processor.pool.shutdown(within: left)) {
@@ -76,5 +87,6 @@ public final class ArtworkServer: Sendable {
         "image work still running at the end of the shutdown grace",
         ["busy": .int(app.processor.pool.stats.busy)])
     }
+    app.storage.release()
   }
 }

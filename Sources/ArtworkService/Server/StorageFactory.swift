@@ -3,12 +3,17 @@ import Storage
 
 /// Builds the storage backend the configuration names.
 enum StorageFactory {
-  static func make(config: ServiceConfig, logger: Logger) async throws(ArtworkError)
+  static func make(config: ServiceConfig, logger: Logger) async throws(StartupError)
     -> any ArtworkStorage
   {
     switch config.storage {
     case .fileSystem(let directory):
-      return try FileSystemStorage(directory: directory, threads: config.storageThreads)
+      do {
+        return try FileSystemStorage(
+          directory: directory, threads: config.storageThreads, minFreeBytes: config.minFreeBytes)
+      } catch {
+        throw StartupError("cannot open storage \(config.storageDescription): \(error.detail)")
+      }
     case .s3(let bucket, let prefix):
       let settings = config.s3
       let storage = S3Storage(
@@ -23,7 +28,7 @@ enum StorageFactory {
       if let problem = await storage.readinessProblem() {
         logger.error(
           "storage not ready",
-          ["storage": .string("s3://\(bucket)/\(prefix)"), "problem": .string(problem)])
+          ["storage": .string(config.storageDescription), "problem": .string(problem.detail)])
       }
       return storage
     }

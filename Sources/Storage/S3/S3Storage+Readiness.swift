@@ -6,9 +6,11 @@ extension S3Storage {
   ///
   /// NOTE: the listing comes first because some stores (SeaweedFS) create a missing bucket on
   /// a write, which would hide a misspelt bucket name; a listing reports `NoSuchBucket`.
-  public func readinessProblem() async -> String? {
+  public func readinessProblem() async -> StorageProblem? {
     let configuration = requests.configuration
-    if let problem = configuration.problems.first { return problem }
+    if let problem = configuration.problems.first {
+      return StorageProblem(summary: "the S3 settings are incomplete", detail: problem)
+    }
     let list = requests.listObjects(prefix: probeKey, continuationToken: nil, maxKeys: 1)
     let probe = requests.putObject(
       probeKey, body: Array("ok".utf8), contentType: "text/plain", cacheControl: nil,
@@ -28,34 +30,55 @@ extension S3Storage {
     return nil
   }
 
+  /// S3 keeps no temp files: a failed upload leaves nothing behind.
+  public func removeAbandonedWrites() async -> Int { 0 }
+
+  /// S3 holds nothing for its lifetime that another server would need.
+  public func release() {}
+
   /// Words for a store that did not answer.
   static func readinessProblem(
     _ failure: S3Client.Failure, configuration: S3Configuration
-  ) -> String {
+  ) -> StorageProblem {
     if failure.isTimeout {
-      return "the S3 endpoint \(configuration.endpoint) did not answer in time: \(failure.message)"
+      return StorageProblem(
+        summary: "the S3 endpoint did not answer in time",
+        detail:
+          "the S3 endpoint \(configuration.endpoint) did not answer in time: \(failure.message)")
     }
-    return "the S3 endpoint \(configuration.endpoint) cannot be reached: \(failure.message)"
+    return StorageProblem(
+      summary: "the S3 endpoint cannot be reached",
+      detail: "the S3 endpoint \(configuration.endpoint) cannot be reached: \(failure.message)")
   }
 
   /// Words for a refused request.
-  static func readinessProblem(_ response: S3Response, configuration: S3Configuration) -> String {
+  static func readinessProblem(_ response: S3Response, configuration: S3Configuration)
+    -> StorageProblem
+  {
     let bucket = configuration.bucket
-    let what = response.summary
+    let (summary, specifics): (String, String)
     switch response.errorCode {
     case "InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidToken", "ExpiredToken":
-      return "the S3 credentials were refused: \(what)"
+      (summary, specifics) = ("the S3 credentials were refused", "")
     case "AccessDenied":
-      return "the S3 credentials may not write to bucket \"\(bucket)\": \(what)"
+      (summary, specifics) = (
+        "the S3 credentials may not write to the bucket", " (bucket \"\(bucket)\")"
+      )
     case "NoSuchBucket":
-      return "the S3 bucket \"\(bucket)\" does not exist at \(configuration.endpoint): \(what)"
+      (summary, specifics) = (
+        "the S3 bucket does not exist", " (bucket \"\(bucket)\" at \(configuration.endpoint))"
+      )
     case "PermanentRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException":
-      return
-        "the S3 bucket \"\(bucket)\" is not reachable with region \"\(configuration.region)\" "
-        + "at this endpoint: \(what)"
+      (summary, specifics) = (
+        "the S3 bucket is not reachable with this region at this endpoint",
+        " (bucket \"\(bucket)\", region \"\(configuration.region)\")"
+      )
     default:
-      if response.status == 403 { return "the S3 credentials were refused: \(what)" }
-      return "the S3 store refused a test request to bucket \"\(bucket)\": \(what)"
+      (summary, specifics) =
+        response.status == 403
+        ? ("the S3 credentials were refused", "")
+        : ("the S3 store refused a test request to the bucket", " (bucket \"\(bucket)\")")
     }
+    return StorageProblem(summary: summary, detail: "\(summary)\(specifics): \(response.summary)")
   }
 }

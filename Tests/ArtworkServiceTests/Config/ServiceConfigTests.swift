@@ -27,7 +27,7 @@ import Testing
     #expect(config.sourceTTL == .seconds(600))
     #expect(config.failureTTL == .seconds(30))
     #expect(config.retention == .seconds(30 * 86400))
-    #expect(config.shutdownGrace == .seconds(10))
+    #expect(config.shutdownGrace == .seconds(8))
     #expect(config.maxConnections == 512)
     #expect(config.logLevel == .info)
     // The default public URL is plain http on loopback: fine for a try-out, but say so.
@@ -123,7 +123,10 @@ import Testing
     ("ARTWORK_QUEUE", "lots"),
     ("ARTWORK_FETCH_TIMEOUT", "0"),
     ("ARTWORK_FETCH_TIMEOUT", "1.5s"),
-    ("ARTWORK_FETCH_TIMEOUT", "2m"),
+    ("ARTWORK_FETCH_TIMEOUT", "6m"),
+    ("ARTWORK_FETCH_TIMEOUT", "8"),
+    ("ARTWORK_FETCH_TIMEOUT", "30s1m"),
+    ("ARTWORK_FETCH_TIMEOUT", "1s1s"),
     ("ARTWORK_FETCH_TIMEOUT", "301s"),
     ("ARTWORK_CA_FILE", "/nonexistent/ca.pem"),
     ("ARTWORK_CA_FILE", "/"),
@@ -131,7 +134,8 @@ import Testing
     ("ARTWORK_SOURCE_TTL", "10x"),
     ("ARTWORK_FAILURE_TTL", "25h"),
     ("ARTWORK_RETENTION", "30"),
-    ("ARTWORK_RETENTION", "30m"),
+    ("ARTWORK_RETENTION", "1h1d"),
+    ("ARTWORK_RETENTION", "d"),
     ("ARTWORK_SHUTDOWN_GRACE", "1h"),
     ("ARTWORK_MAX_CONNECTIONS", "0"),
     ("ARTWORK_LOG_LEVEL", "trace"),
@@ -148,12 +152,58 @@ import Testing
   }
 
   @Test(arguments: [
-    ("8", Duration.seconds(8)), ("8s", .seconds(8)), ("1500ms", .milliseconds(1500)),
-    ("300s", .seconds(300)), ("1ms", .milliseconds(1)),
+    ("8s", Duration.seconds(8)), ("8S", .seconds(8)), ("1500ms", .milliseconds(1500)),
+    ("300s", .seconds(300)), ("1ms", .milliseconds(1)), ("1m", .seconds(60)),
+    ("1m30s", .seconds(90)), ("2s500ms", .milliseconds(2500)),
   ])
   func fetchTimeoutForms(text: String, expected: Duration) throws {
     let config = try ServiceConfig(environment: ["ARTWORK_FETCH_TIMEOUT": text])
     #expect(config.fetchTimeout == expected)
+  }
+
+  static let durationKeys = ServiceConfig.documentation.map(\.key).filter {
+    $0.hasSuffix("_TIMEOUT") || $0.hasSuffix("_TTL") || $0.hasSuffix("_GRACE")
+      || $0 == "ARTWORK_RETENTION"
+  }
+
+  /// Every duration variable reads the same syntax: each unit, chained, and no bare number.
+  @Test func oneDurationSyntax() throws {
+    #expect(Self.durationKeys.count == 8, "\(Self.durationKeys)")
+    for key in Self.durationKeys {
+      for (text, expected) in [
+        ("1500ms", Duration.milliseconds(1500)), ("45s", .seconds(45)), ("1m", .seconds(60)),
+        ("2m30s", .seconds(150)),
+      ] {
+        let config = try ServiceConfig(environment: [key: text])
+        #expect(config.keysRead.contains(key))
+        #expect(Self.durationValue(config, key) == expected, "\(key)=\(text)")
+      }
+      #expect(throws: ConfigError.self, "\(key)=30") {
+        try ServiceConfig(environment: [key: "30"])
+      }
+    }
+    let days = try ServiceConfig(environment: [
+      "ARTWORK_SOURCE_TTL": "1d", "ARTWORK_FAILURE_TTL": "1h", "ARTWORK_RETENTION": "30m",
+      "ARTWORK_FETCH_TIMEOUT": "1m",
+    ])
+    #expect(days.sourceTTL == .seconds(86400))
+    #expect(days.failureTTL == .seconds(3600))
+    #expect(days.retention == .seconds(1800))
+    #expect(days.fetchTimeout == .seconds(60))
+  }
+
+  static func durationValue(_ config: ServiceConfig, _ key: String) -> Duration? {
+    switch key {
+    case "ARTWORK_FETCH_TIMEOUT": config.fetchTimeout
+    case "ARTWORK_SOURCE_TTL": config.sourceTTL
+    case "ARTWORK_FAILURE_TTL": config.failureTTL
+    case "ARTWORK_RETENTION": config.retention
+    case "ARTWORK_SHUTDOWN_GRACE": config.shutdownGrace
+    case "ARTWORK_HEAD_TIMEOUT": config.headTimeout
+    case "ARTWORK_IDLE_TIMEOUT": config.idleTimeout
+    case "ARTWORK_LINGER_TIMEOUT": config.lingerTimeout
+    default: nil
+    }
   }
 
   @Test func cacheAndRetentionDurations() throws {
@@ -329,7 +379,10 @@ import Testing
       config.imageURL(for: key)
         == "https://img.example.com/artwork/v1/images/\(String(repeating: "a", count: 64)).png")
     let summary = config.summary
-    #expect(summary["storage"] == "s3://bucket/p")
+    #expect(summary["storage"] == "s3://bucket/p at https://s3.us-east-1.amazonaws.com")
+    let local = try ServiceConfig(environment: [:])
+    #expect(local.summary["storage"] == "filesystem ./data")
+    #expect(local.storageDescription == "filesystem ./data")
     #expect(summary["api_tokens"] == 2)
     #expect(summary["fetch_timeout_ms"] == 1500)
     for value in summary.values {

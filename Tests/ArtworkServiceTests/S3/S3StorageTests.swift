@@ -51,9 +51,9 @@ import Testing
   @Test func wrongSecretIsReportedAsRefusedCredentials() async throws {
     let storage = try Self.storage(secretKey: "not-the-secret")
     let problem = try #require(await storage.readinessProblem())
-    #expect(problem.hasPrefix("the S3 credentials were refused"))
-    #expect(problem.contains("SignatureDoesNotMatch"))
-    #expect(!problem.contains("not-the-secret"))
+    #expect(problem.summary == "the S3 credentials were refused")
+    #expect(problem.detail.contains("SignatureDoesNotMatch"))
+    #expect(!problem.detail.contains("not-the-secret"))
     await #expect(throws: ArtworkError.self) {
       try await storage.put(StorageContract.sample().0, bytes: [1])
     }
@@ -61,14 +61,16 @@ import Testing
 
   @Test func unknownAccessKeyIsReportedAsRefusedCredentials() async throws {
     let problem = try #require(await (try Self.storage(accessKey: "nobody")).readinessProblem())
-    #expect(problem.hasPrefix("the S3 credentials were refused"))
-    #expect(problem.contains("InvalidAccessKeyId"))
+    #expect(problem.summary == "the S3 credentials were refused")
+    #expect(problem.detail.contains("InvalidAccessKeyId"))
   }
 
   @Test func missingBucketIsReported() async throws {
     let storage = try Self.storage(bucket: "no-such-bucket-here")
     let problem = try #require(await storage.readinessProblem())
-    #expect(problem.contains("bucket \"no-such-bucket-here\" does not exist"))
+    #expect(problem.summary == "the S3 bucket does not exist")
+    #expect(problem.detail.contains("bucket \"no-such-bucket-here\" at http://127.0.0.1:"))
+    #expect(!problem.summary.contains("no-such-bucket-here"))
     // A missing bucket is an outage, never "not stored".
     let error = await #expect(throws: ArtworkError.self) {
       try await storage.get(StorageContract.sample().0)
@@ -192,7 +194,8 @@ import Testing
     await #expect(throws: ArtworkError.self) { try await storage.getRecord("kept") }
     await #expect(throws: ArtworkError.self) { try await storage.stream(kept) }
     let problem = try #require(await storage.readinessProblem())
-    #expect(problem.contains("cannot be reached"))
+    #expect(problem.summary == "the S3 endpoint cannot be reached")
+    #expect(problem.detail.contains("127.0.0.1"))
 
     try await server.restart()
     #expect(await storage.readinessProblem() == nil)

@@ -64,7 +64,7 @@ private func modified(_ path: String) -> Int {
     #expect(try await storage.head(k) == 5000)
     let hex = k.id.hex
     let expected = "objects/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex).png"
-    #expect(files(under: scratch.path) == [expected])
+    #expect(files(under: scratch.path).filter { $0 != "lock" } == [expected])
     // Storing again is success and keeps the first object (ids are content hashes).
     try await storage.put(k, bytes: [1, 2, 3])
     #expect(try await storage.get(k)?.bytes == bytes)
@@ -94,21 +94,67 @@ private func modified(_ path: String) -> Int {
     #expect(files(under: scratch.path + "/objects").count == 17)
   }
 
-  @Test func leftoverTempFilesAreIgnoredThenCleaned() async throws {
+  /// What a kill -9 mid-write leaves, partial temp files, goes at the next start: the lock
+  /// means no other process can be writing them. The periodic sweep removes only old ones.
+  @Test func leftoverTempFilesGoAtStartAndOldOnesPeriodically() async throws {
     let scratch = Scratch()
     defer { scratch.cleanUp() }
     _ = try FileSystemStorage(directory: scratch.path)
-    // What a crash mid-write leaves: a partial temp file. One old, one from a process that may
-    // still be writing.
     let stale = scratch.path + "/tmp/123-dead.tmp"
-    let young = scratch.path + "/tmp/456-live.tmp"
+    let young = scratch.path + "/tmp/456-dead.tmp"
+    try Data([1, 2, 3]).write(to: URL(fileURLWithPath: stale))
+    try Data([4, 5]).write(to: URL(fileURLWithPath: young))
+    var storage: FileSystemStorage? = try FileSystemStorage(directory: scratch.path)
+    #expect(files(under: scratch.path + "/tmp").isEmpty)
+    #expect(try await storage?.get(key("anything")) == nil)
+    #expect(await storage?.readinessProblem() == nil)
+
     try Data([1, 2, 3]).write(to: URL(fileURLWithPath: stale))
     try Data([4, 5]).write(to: URL(fileURLWithPath: young))
     age(stale, by: 3600)
-    let storage = try FileSystemStorage(directory: scratch.path)
-    #expect(files(under: scratch.path + "/tmp") == ["456-live.tmp"])
-    #expect(try await storage.get(key("anything")) == nil)
-    #expect(await storage.readinessProblem() == nil)
+    #expect(await storage?.removeAbandonedWrites() == 1)
+    #expect(files(under: scratch.path + "/tmp") == ["456-dead.tmp"])
+    storage = nil
+  }
+
+  /// Below the free-space margin a new object is refused as insufficient storage (no retry
+  /// hint), readiness says the filesystem is nearly full, and nothing is left behind.
+  @Test func refusesNewObjectsBelowTheFreeSpaceMargin() async throws {
+    let scratch = Scratch()
+    defer { scratch.cleanUp() }
+    let roomy = try FileSystemStorage(directory: scratch.path + "/roomy", minFreeBytes: 1)
+    try await roomy.put(key("fits"), bytes: [1, 2, 3])
+    #expect(await roomy.readinessProblem() == nil)
+
+    let storage = try FileSystemStorage(directory: scratch.path + "/tight", minFreeBytes: 1 << 60)
+    let error = await #expect(throws: ArtworkError.self) {
+      try await storage.put(key("no room"), bytes: [1, 2, 3])
+    }
+    #expect(error?.kind == .insufficientStorage)
+    #expect(error?.retryAfter == nil)
+    #expect(error?.detail.contains("/") == false)
+    #expect(error?.internalDetail?.contains("kept free") == true)
+    #expect(try await storage.get(key("no room")) == nil)
+    #expect(files(under: scratch.path + "/tight/tmp").isEmpty)
+    #expect(files(under: scratch.path + "/tight/objects").isEmpty)
+    let problem = try #require(await storage.readinessProblem())
+    #expect(problem.summary.hasPrefix("the storage filesystem is nearly full"))
+    #expect(problem.detail.contains("kept free"))
+  }
+
+  /// One process owns a storage directory: a second opening is refused while the first is
+  /// open, and allowed once it is closed.
+  @Test func aSecondOpeningIsRefused() throws {
+    let scratch = Scratch()
+    defer { scratch.cleanUp() }
+    var first: FileSystemStorage? = try FileSystemStorage(directory: scratch.path)
+    let error = #expect(throws: StorageProblem.self) {
+      try FileSystemStorage(directory: scratch.path)
+    }
+    #expect(error?.summary == "another artwork server is using the storage directory")
+    #expect(first != nil)
+    first = nil
+    _ = try FileSystemStorage(directory: scratch.path)
   }
 
   @Test func recordsOverwriteAtomically() async throws {
@@ -196,7 +242,9 @@ private func modified(_ path: String) -> Int {
     #expect(await storage.readinessProblem() == nil)
     scratch.cleanUp()
     let problem = try #require(await storage.readinessProblem())
-    #expect(problem.contains("missing"))
+    #expect(problem.summary == "a storage directory is missing")
+    #expect(problem.detail.contains(scratch.path))
+    #expect(!problem.summary.contains("/"))
     await #expect(throws: ArtworkError.self) { try await storage.put(key("x"), bytes: [1]) }
   }
 
@@ -207,7 +255,7 @@ private func modified(_ path: String) -> Int {
     try FileManager.default.removeItem(atPath: scratch.path + "/tmp")
     try Data([0]).write(to: URL(fileURLWithPath: scratch.path + "/tmp"))
     let problem = try #require(await storage.readinessProblem())
-    #expect(problem.contains("not a directory") || problem.contains("not one"))
+    #expect(problem.summary == "a storage path that should be a directory is not one")
     let error = await #expect(throws: ArtworkError.self) {
       try await storage.put(key("y"), bytes: [1])
     }
@@ -226,8 +274,13 @@ private func modified(_ path: String) -> Int {
     try FileManager.default.createSymbolicLink(
       atPath: scratch.path + "/tmp", withDestinationPath: "/sys/kernel")
     let problem = try #require(await storage.readinessProblem())
-    #expect(problem.contains("not writable") || problem.contains("read-only"))
-    #expect(throws: ArtworkError.self) { try FileSystemStorage(directory: "/sys/artwork-storage") }
+    #expect(
+      problem.summary.contains("not writable") || problem.summary.contains("read-only"),
+      "\(problem)")
+    let opening = #expect(throws: StorageProblem.self) {
+      try FileSystemStorage(directory: "/sys/artwork-storage")
+    }
+    #expect(opening?.detail.contains("/sys/artwork-storage") == true)
   }
 
   @Test func initFailsUnderAFile() throws {
@@ -235,9 +288,10 @@ private func modified(_ path: String) -> Int {
     defer { scratch.cleanUp() }
     try FileManager.default.createDirectory(atPath: scratch.path, withIntermediateDirectories: true)
     try Data([0]).write(to: URL(fileURLWithPath: scratch.path + "/file"))
-    let error = #expect(throws: ArtworkError.self) {
+    let error = #expect(throws: StorageProblem.self) {
       try FileSystemStorage(directory: scratch.path + "/file/storage")
     }
-    #expect(error?.kind == .storageUnavailable)
+    #expect(error?.summary == "a storage path that should be a directory is not one")
+    #expect(error?.detail.hasSuffix("mkdir(\(scratch.path)/file): Not a directory") == true)
   }
 }
