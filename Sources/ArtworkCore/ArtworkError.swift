@@ -21,6 +21,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case versionNotSupported = "http-version-not-supported"
     case unsupportedMediaType = "unsupported-media-type"
     case unprocessableImage = "unprocessable-image"
+    case sourceNotAvailable = "source-not-available"
     case badGateway = "bad-gateway"
     case gatewayTimeout = "gateway-timeout"
     case busy
@@ -37,14 +38,20 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
   public var internalDetail: String?
   /// Seconds a client should wait before retrying (503 answers).
   public var retryAfter: Int?
+  /// Machine-readable specifics, sent as extension members of the problem document (RFC 9457
+  /// section 3.2): `reason` of a failed fetch, `origin_status` of an origin's refusal.
+  public var members: [ProblemMember] = []
 
   /// An error of `kind` with a public `detail`, internals for the log, and a retry hint.
-  public init(_ kind: Kind, _ detail: String, internalDetail: String? = nil, retryAfter: Int? = nil)
-  {
+  public init(
+    _ kind: Kind, _ detail: String, internalDetail: String? = nil, retryAfter: Int? = nil,
+    members: [ProblemMember] = []
+  ) {
     self.kind = kind
     self.detail = detail
     self.internalDetail = internalDetail
     self.retryAfter = retryAfter
+    self.members = members
   }
 
   public var description: String {

@@ -21,7 +21,7 @@ extension ArtworkError.Kind {
     case .notImplemented: 501
     case .versionNotSupported: 505
     case .unsupportedMediaType: 415
-    case .unprocessableImage: 422
+    case .unprocessableImage, .sourceNotAvailable: 422
     case .internal: 500
     case .badGateway: 502
     case .busy, .storageUnavailable: 503
@@ -48,6 +48,7 @@ extension ArtworkError.Kind {
     case .versionNotSupported: "HTTP version not supported"
     case .unsupportedMediaType: "Unsupported media type"
     case .unprocessableImage: "Unprocessable image"
+    case .sourceNotAvailable: "Source not available"
     case .internal: "Internal server error"
     case .badGateway: "Bad gateway"
     case .busy: "Service busy"
@@ -95,6 +96,12 @@ extension ArtworkError {
       ("status", .int(status)),
       ("detail", .string(publicDetail)),
     ]
+    for member in self.members {
+      switch member.value {
+      case .string(let text): members.append((member.name, .string(text)))
+      case .int(let number): members.append((member.name, .int(number)))
+      }
+    }
     if let requestID { members.append(("request_id", .string(requestID))) }
     var headers = HTTPHeaders()
     headers.set("Content-Type", "application/problem+json")

@@ -1,5 +1,6 @@
 import ArtworkCore
 internal import CCurl
+import Glibc
 
 /// One libcurl easy handle: typed options, `perform`, info getters, and Swift closures for the
 /// header, body, progress and open-socket callbacks. The one Swift wrapper of libcurl:
@@ -118,9 +119,18 @@ public final class CurlEasy {
   public func perform() -> CurlStatus {
     errorBuffer[0] = 0
     let code = curl_easy_perform(handle)
-    let detail = String(cString: errorBuffer)
-    return CurlStatus(
-      code, message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+    var detail = String(cString: errorBuffer)
+    if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
+    // curl 7.88 leaves the system's reason out of a failed connect ("Couldn't connect to
+    // server"); the errno says whether it was refused, unreachable or reset.
+    var osError = 0
+    if code != CURLE_OK, artwork_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError) == CURLE_OK,
+      osError != 0, let text = strerror(Int32(osError))
+    {
+      let reason = String(cString: text)
+      if !detail.contains(reason) { detail += " (\(reason))" }
+    }
+    return CurlStatus(code, message: detail)
   }
 
   // MARK: Info

@@ -29,6 +29,11 @@ public struct CurlStatus: Sendable, Equatable, CustomStringConvertible {
     code == Int(CURLE_SSL_CONNECT_ERROR.rawValue) || code == Int(CURLE_SSL_CACERT_BADFILE.rawValue)
       || code == Int(CURLE_SSL_CERTPROBLEM.rawValue)
   }
+  /// The connection broke or closed before the answer was whole.
+  public var isBrokenConnection: Bool {
+    code == Int(CURLE_RECV_ERROR.rawValue) || code == Int(CURLE_SEND_ERROR.rawValue)
+      || code == Int(CURLE_GOT_NOTHING.rawValue) || code == Int(CURLE_PARTIAL_FILE.rawValue)
+  }
   /// The scheme is not one the handle allows.
   public var isUnsupportedProtocol: Bool { code == Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue) }
   /// curl could not parse the URL.

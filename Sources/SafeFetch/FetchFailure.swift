@@ -17,8 +17,10 @@ enum FetchFailure: Sendable, Equatable {
   case refused(AddressVerdict, host: String? = nil)
   /// The name did not resolve.
   case unresolved(host: String)
-  /// No connection could be made (refused, unreachable), or it broke.
+  /// No connection could be made (refused, unreachable).
   case unreachable(String)
+  /// The connection broke or closed before the answer was whole.
+  case broken(String)
   /// The TLS certificate was not valid for the host.
   case certificate(host: String, reason: String)
   /// The TLS handshake failed.
@@ -46,8 +48,35 @@ enum FetchFailure: Sendable, Equatable {
   /// Anything else curl reported (detail is internal).
   case other(String)
 
-  /// The error a route answers with: detail public and actionable, internals separate.
+  /// The error a route answers with: detail public and actionable, internals separate, and
+  /// the stage that failed as `reason` (`dns`, `connect`, `tls`, `timeout`, `status`,
+  /// `redirect`, `protocol`, `policy`, `url`, `size`, `type`, `other`).
   var error: ArtworkError {
+    var error = publicError
+    if let reason { error.members.insert(.string("reason", reason), at: 0) }
+    return error
+  }
+
+  /// The stage that failed, for clients that branch on it; nil for a cancelled request.
+  var reason: String? {
+    switch self {
+    case .malformedURL, .scheme, .userInfo, .badHeader: "url"
+    case .refused: "policy"
+    case .unresolved: "dns"
+    case .unreachable, .broken: "connect"
+    case .certificate, .tls: "tls"
+    case .timeout: "timeout"
+    case .tooLarge: "size"
+    case .notImage: "type"
+    case .status: "status"
+    case .encoded, .headersTooLarge: "protocol"
+    case .tooManyRedirects, .loop, .badRedirect: "redirect"
+    case .cancelled: nil
+    case .other: "other"
+    }
+  }
+
+  private var publicError: ArtworkError {
     switch self {
     case .malformedURL(let why):
       return ArtworkError(.badRequest, "The URL is not valid (\(why)).")
@@ -65,10 +94,17 @@ enum FetchFailure: Sendable, Equatable {
         "\(host.map(verdict.describing(host:)) ?? verdict.description); the service fetches only from public addresses unless ARTWORK_PRIVATE_SOURCES lists it."
       )
     case .unresolved(let host):
-      return ArtworkError(.badGateway, "The host name \(ClientText.quoted(host)) does not resolve.")
+      return ArtworkError(
+        .badGateway,
+        "The host name \(ClientText.quoted(host)) does not resolve (name lookup failed).")
     case .unreachable(let why):
       return ArtworkError(
-        .badGateway, "The source could not be reached.", internalDetail: why)
+        .badGateway, "No connection to the source could be made: \(Self.connectFailure(why)).",
+        internalDetail: why)
+    case .broken(let why):
+      return ArtworkError(
+        .badGateway, "The source closed the connection before the whole image was sent.",
+        internalDetail: why)
     case .certificate(let host, let reason):
       return ArtworkError(
         .badGateway, "The TLS certificate of \(ClientText.quoted(host)) is not valid.",
@@ -92,9 +128,16 @@ enum FetchFailure: Sendable, Equatable {
       return ArtworkError(
         .badGateway,
         "The source sent a \(ClientText.quoted(coding))-encoded body although none was asked for.")
+    case .status(let status) where (400..<500).contains(status):
+      // The origin says the URL names nothing it will give: the request's fault, not ours.
+      return ArtworkError(
+        .sourceNotAvailable,
+        "The source answered HTTP \(status) \(Self.reasonPhrase(status)); check the URL and any credentials it needs.",
+        members: [.int("origin_status", status)])
     case .status(let status):
       return ArtworkError(
-        .badGateway, "The source answered HTTP \(status) \(Self.reasonPhrase(status)).")
+        .badGateway, "The source answered HTTP \(status) \(Self.reasonPhrase(status)).",
+        members: [.int("origin_status", status)])
     case .tooManyRedirects(let limit):
       return ArtworkError(.badGateway, "The source redirected more than \(limit) times.")
     case .loop(let url):
@@ -109,6 +152,19 @@ enum FetchFailure: Sendable, Equatable {
     case .other(let why):
       return ArtworkError(.badGateway, "The source could not be fetched.", internalDetail: why)
     }
+  }
+
+  /// Why a connection could not be made, in words, from curl's message (which also names
+  /// addresses: those stay in the log).
+  static func connectFailure(_ message: String) -> String {
+    let text = message.lowercased()
+    if text.contains("refused") { return "the connection was refused" }
+    if text.contains("no route") || text.contains("unreachable") {
+      return "there is no route to its address"
+    }
+    if text.contains("timed out") { return "the connection timed out" }
+    if text.contains("reset") { return "the connection was reset" }
+    return "every address failed"
   }
 
   private static func format(_ seconds: Double) -> String {

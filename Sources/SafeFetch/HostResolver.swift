@@ -13,9 +13,13 @@ enum HostResolver {
   /// `resolve(host)` within `timeout`: the lookup runs on a thread of `lookups` (getaddrinfo has
   /// no deadline), and a lookup still going at the deadline answers `.timedOut` while its thread
   /// finishes on its own. A stuck resolver can hold every lookup thread, never more.
+  /// The name is looked up as `HostName.lookupForm` spells it; `localhost` and `*.localhost`
+  /// answer loopback at once, without a lookup.
   static func resolve(_ host: String, within timeout: Duration, on lookups: BlockingPool<Void>)
     -> Resolution
   {
+    if let loopback = HostName.reservedLoopback(host) { return .addresses(loopback) }
+    let host = HostName.lookupForm(host)
     let answer = PendingResolution()
     guard lookups.submit({ _ in answer.deliver(resolve(host)) }) else {
       return .failed("too many name lookups are waiting for an answer")

@@ -42,7 +42,7 @@ extension SourceFetcher {
         if case .refused(let verdict, _) = failure { record.refused = [verdict] }
         return (record, nil, failure)
       }
-      if let pinned { easy.set(.resolve, [pinned]) }
+      if !pinned.isEmpty { easy.set(.resolve, pinned) }
     }
     // NOTE: this is the SSRF defence. curl calls it with the resolved address of every
     // connection attempt; a refusal means no socket is ever created for that address.
@@ -68,23 +68,26 @@ extension SourceFetcher {
   /// A host name is judged on every address it resolves to before anything is dialled: one
   /// refused address refuses the host (the failure). Otherwise the `CURLOPT_RESOLVE` entry that
   /// pins curl to exactly those addresses, so the name is not resolved a second time (a
-  /// rebinding DNS server gets one question, judged whole); nil when there is nothing to pin.
+  /// rebinding DNS server gets one question, judged whole); empty when there is nothing to pin.
   private func judge(_ resolution: HostResolver.Resolution, of url: CurlURL)
-    -> (pinned: String?, failure: FetchFailure?)
+    -> (pinned: [String], failure: FetchFailure?)
   {
     switch resolution {
     case .failed:
-      return (nil, .unresolved(host: url.host))
+      return ([], .unresolved(host: url.host))
     case .timedOut:
-      return (nil, .timeout(seconds: configuration.fetchTimeout.seconds))
+      return ([], .timeout(seconds: configuration.fetchTimeout.seconds))
     case .addresses(let addresses):
-      let verdicts = addresses.map { configuration.policy.judge($0, host: url.hostName) }
+      let name = HostName.lookupForm(url.hostName)
+      let verdicts = addresses.map { configuration.policy.judge($0, host: name) }
       if let refusal = verdicts.first(where: { !$0.isAllowed }) {
-        return (nil, .refused(refusal, host: url.host))
+        return ([], .refused(refusal, host: url.host))
       }
-      guard !addresses.isEmpty else { return (nil, nil) }
+      guard !addresses.isEmpty else { return ([], nil) }
       let list = addresses.map(\.urlHost).joined(separator: ",")
-      return ("\(url.hostName):\(url.port):\(list)", nil)
+      // Both spellings of an absolute name are pinned, whichever one curl looks up.
+      let spellings = Set([name, url.hostName])
+      return (spellings.sorted().map { "\($0):\(url.port):\(list)" }, nil)
     }
   }
 
@@ -102,6 +105,7 @@ extension SourceFetcher {
     if status.isMalformedURL { return .malformedURL(status.message) }
     if status.isUnsupportedProtocol { return .scheme(status.message) }
     if status.isConnectFailure { return .unreachable(status.message) }
+    if status.isBrokenConnection { return .broken(status.message) }
     return .other(status.description)
   }
 }

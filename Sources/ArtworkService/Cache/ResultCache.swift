@@ -112,7 +112,9 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
         return previous
       }
       if ResultCache.isCacheable(error) {
-        let failure = Record.Failure(kind: error.kind.rawValue, detail: error.detail)
+        let failure = Record.Failure(
+          kind: error.kind.rawValue, detail: error.detail,
+          members: error.members.isEmpty ? nil : error.members)
         try? await cache.save(key, Record(url: url, failure: failure, checkedAt: now))
       }
       report(.failure(error))
@@ -155,7 +157,7 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   static func isCacheable(_ error: ArtworkError) -> Bool {
     switch error.kind {
     case .badRequest, .forbiddenAddress, .payloadTooLarge, .unsupportedMediaType,
-      .unprocessableImage, .badGateway, .gatewayTimeout:
+      .unprocessableImage, .sourceNotAvailable, .badGateway, .gatewayTimeout:
       true
     default: false
     }
@@ -221,7 +223,9 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     let age = now - record.checkedAt
     if let failure = record.failure {
       guard age >= 0, age < failureTTL else { return nil }
-      throw ArtworkError(ArtworkError.Kind(rawValue: failure.kind) ?? .badGateway, failure.detail)
+      throw ArtworkError(
+        ArtworkError.Kind(rawValue: failure.kind) ?? .badGateway, failure.detail,
+        members: failure.members ?? [])
     }
     guard let payload = record.payload, age >= 0, age < ttl else { return nil }
     return payload

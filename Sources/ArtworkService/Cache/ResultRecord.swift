@@ -1,3 +1,4 @@
+import ArtworkCore
 import Foundation
 import SafeFetch
 
@@ -9,6 +10,8 @@ struct ResultRecord<Payload: Codable & Sendable & Equatable>: Codable, Sendable,
   struct Failure: Codable, Sendable, Equatable {
     var kind: String
     var detail: String
+    /// The problem's extension members (`reason`, `origin_status`), when it had any.
+    var members: [ProblemMember]?
   }
 
   static var currentVersion: Int { 1 }

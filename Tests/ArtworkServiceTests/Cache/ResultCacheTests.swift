@@ -31,10 +31,17 @@ private final class Harness: Sendable {
     FileManager.default.temporaryDirectory.path
     + "/artwork-cache-\(UInt64.random(in: 0...UInt64.max))"
 
+  /// The storage the last cache opened: a new cache releases it first, as a restarted server
+  /// does (one process owns a storage directory).
+  let opened = Mutex<FileSystemStorage?>(nil)
+
   func cache(ttl: Double = 600, failureTTL: Double = 30) throws -> ResultCache<String> {
-    ResultCache(
-      storage: try FileSystemStorage(directory: directory), namespace: "test", ttl: ttl,
-      failureTTL: failureTTL, clock: { [self] in time.withLock { $0 } })
+    opened.withLock { $0?.release() }
+    let storage = try FileSystemStorage(directory: directory)
+    opened.withLock { $0 = storage }
+    return ResultCache(
+      storage: storage, namespace: "test", ttl: ttl, failureTTL: failureTTL,
+      clock: { [self] in time.withLock { $0 } })
   }
 
   func advance(_ seconds: Double) { time.withLock { $0 += seconds } }

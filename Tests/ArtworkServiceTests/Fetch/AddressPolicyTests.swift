@@ -168,3 +168,27 @@ import Testing
     #expect(IPAddress(parsing: text) == nil)
   }
 }
+
+/// Host names as written: one trailing dot is not part of the name, and `localhost` names are
+/// loopback by definition (RFC 6761), never asked of a resolver.
+@Suite struct HostNameTests {
+  @Test(arguments: [
+    ("example.com.", "example.com"), ("Example.COM", "example.com"), ("example.com", "example.com"),
+    ("example.com..", "example.com."), (".", "."), ("localhost.", "localhost"),
+  ])
+  func oneTrailingDotIsDropped(written: String, looked: String) {
+    #expect(HostName.lookupForm(written) == looked)
+  }
+
+  @Test(arguments: ["localhost", "LOCALHOST", "localhost.", "a.localhost", "x.y.localhost."])
+  func localhostNamesAreLoopback(name: String) throws {
+    let addresses = try #require(HostName.reservedLoopback(name))
+    #expect(addresses.map { AddressPolicy.classify($0).isAllowed } == [false, false])
+    #expect(addresses.map(\.description) == ["127.0.0.1", "::1"])
+  }
+
+  @Test(arguments: ["localhost.example.com", "notlocalhost", "mylocalhost", "localhost.com", ""])
+  func otherNamesAreNotReserved(name: String) {
+    #expect(HostName.reservedLoopback(name) == nil)
+  }
+}

@@ -42,6 +42,22 @@ import Testing
     #expect(try origin.counts().requests["/image.png"] == nil)
   }
 
+  /// `localhost.` is `localhost`: fetched when the list names it, refused as loopback (403)
+  /// when it does not, and `*.localhost` likewise, all without a name lookup (a lookup of these
+  /// names fails here, which would be a 502).
+  @Test func localhostNamesAreJudgedByName() async throws {
+    let origin = try await OriginServer.start()
+    let named = try await FetchTest.fetcher(allow: "localhost")
+      .fetch("http://localhost.:\(origin.http)/image.png")
+    #expect(named.status == 200)
+    for host in ["localhost", "localhost.", "images.localhost", "images.localhost."] {
+      let error = await FetchTest.error(
+        try FetchTest.fetcher(allow: nil), "http://\(host):\(origin.http)/image.png")
+      #expect(error?.kind == .forbiddenAddress, "\(host): \(String(describing: error))")
+      #expect(error?.detail.contains("loopback") == true, "\(String(describing: error))")
+    }
+  }
+
   @Test func followsRedirectsUpToTheLimit() async throws {
     let origin = try await OriginServer.start()
     let fetcher = try FetchTest.fetcher()
@@ -187,7 +203,7 @@ import Testing
 
   @Test(arguments: [
     ("/html", ArtworkError.Kind.unsupportedMediaType), ("/no-type", .unsupportedMediaType),
-    ("/octet", .unsupportedMediaType), ("/gzip", .badGateway), ("/status/404", .badGateway),
+    ("/octet", .unsupportedMediaType), ("/gzip", .badGateway), ("/status/404", .sourceNotAvailable),
     ("/status/500", .badGateway), ("/status/204", .unsupportedMediaType),
     ("/many-headers", .badGateway),
   ])
@@ -202,7 +218,10 @@ import Testing
     let origin = try await OriginServer.start()
     let error = await FetchTest.error(
       try FetchTest.fetcher(), "http://127.0.0.1:\(origin.http)/status/404")
-    #expect(error?.detail == "The source answered HTTP 404 Not Found.")
+    #expect(
+      error?.detail
+        == "The source answered HTTP 404 Not Found; check the URL and any credentials it needs.")
+    #expect(error?.members == [.string("reason", "status"), .int("origin_status", 404)])
   }
 
   @Test func acceptsImageTypesWithParametersInAnyCase() async throws {

@@ -151,9 +151,9 @@ import Testing
     ])
     let target = "/status/404" + URLSourceFixture.unique()
     let url = try URLSourceFixture.url(target)
-    #expect(try await service.post("/v1/thumbhash", url: url).isProblem(502))
+    #expect(try await service.post("/v1/thumbhash", url: url).isProblem(422))
     try await Task.sleep(for: .milliseconds(1_300))
-    #expect(try await service.post("/v1/thumbhash", url: url).isProblem(502))
+    #expect(try await service.post("/v1/thumbhash", url: url).isProblem(422))
     #expect(try origin.requests(target) == 2)
     await service.stop()
   }

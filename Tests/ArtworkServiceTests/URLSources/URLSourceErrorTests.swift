@@ -22,20 +22,53 @@ import Testing
   }
 
   @Test(arguments: [
-    // What the origin does, and the status the client gets.
-    ("/chunked-big?size=3000000", 413), ("/declared-huge", 413), ("/close-delimited", 413),
-    ("/html", 415), ("/octet", 415), ("/no-type", 415), ("/garbage.png", 415), ("/broken.jpg", 422),
-    ("/status/404", 502), ("/status/500", 502), ("/loop/a", 502), ("/self", 502),
-    ("/redirect/6", 502),
+    // What the origin does, the status the client gets, and the failed stage (`reason`).
+    ("/chunked-big?size=3000000", 413, "size"), ("/declared-huge", 413, "size"),
+    ("/close-delimited", 413, "size"), ("/html", 415, "type"), ("/octet", 415, "type"),
+    ("/no-type", 415, "type"), ("/garbage.png", 415, nil), ("/broken.jpg", 422, nil),
+    ("/status/404", 422, "status"), ("/status/500", 502, "status"), ("/loop/a", 502, "redirect"),
+    ("/self", 502, "redirect"), ("/redirect/6", 502, "redirect"), ("/gzip", 502, "protocol"),
   ])
-  func originFailuresMapToStatuses(path: String, status: Int) async throws {
+  func originFailuresMapToStatuses(path: String, status: Int, reason: String?) async throws {
     let service = try await URLSourceFixture.allowing.value
     let separator = path.contains("?") ? "&" : "?"
     for route in Self.routes {
       let url = try URLSourceFixture.url(path + separator + "route=\(route.dropFirst(4))")
       let refused = try await service.post(route, url: url)
       #expect(refused.isProblem(status), "\(route) \(path): \(refused.status) \(refused.text)")
+      #expect(refused.string("reason") == reason, "\(route) \(path): \(refused.text)")
     }
+  }
+
+  /// An origin's own refusal says which status it sent: a 4xx is the request's fault (422,
+  /// `source-not-available`), a 5xx the origin's (502); both name `origin_status`.
+  @Test(arguments: [
+    (404, 422, "source-not-available"), (403, 422, "source-not-available"),
+    (410, 422, "source-not-available"), (500, 502, "bad-gateway"), (503, 502, "bad-gateway"),
+  ])
+  func anOriginStatusIsNamed(origin: Int, status: Int, type: String) async throws {
+    let service = try await URLSourceFixture.allowing.value
+    let url = try URLSourceFixture.url("/status/\(origin)" + URLSourceFixture.unique())
+    let refused = try await service.post("/v1/artwork", url: url)
+    #expect(refused.isProblem(status), "\(refused.text)")
+    #expect(refused.string("type") == "urn:artwork:problem:\(type)")
+    #expect(refused.json["origin_status"] as? Int == origin, "\(refused.text)")
+    #expect(refused.string("detail")?.contains("HTTP \(origin)") == true)
+    // Remembered for the failure TTL with its members intact.
+    let again = try await service.post("/v1/artwork", url: url)
+    #expect(again.json["origin_status"] as? Int == origin, "\(again.text)")
+  }
+
+  /// Nothing listens: the answer says the connection was refused, not just "unreachable", and
+  /// keeps the address (ours to know) out of the detail.
+  @Test func aRefusedConnectionSaysSo() async throws {
+    let service = try await URLSourceFixture.allowing.value
+    let port = ServiceProcess.freePort()
+    let refused = try await service.post("/v1/artwork", url: "http://127.0.0.1:\(port)/a.png")
+    #expect(refused.isProblem(502), "\(refused.text)")
+    #expect(refused.string("reason") == "connect")
+    let detail = refused.string("detail") ?? ""
+    #expect(detail.contains("refused") && !detail.contains("\(port)"), "\(detail)")
   }
 
   /// A Content-Length under the limit followed by megabytes more: only the declared bytes are
