@@ -54,6 +54,6 @@ let package = Package(
         "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "SafeFetch",
         "Storage", "HTTP", "TestSupport",
       ],
-      exclude: ["Fetch/Fixtures", "Service/Fixtures"]),
+      exclude: ["Browser/Fixtures", "Fetch/Fixtures", "Service/Fixtures"]),
   ]
 )

@@ -9,6 +9,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case badRequest = "bad-request"
     case unauthorized
     case forbiddenAddress = "forbidden-address"
+    case originNotAllowed = "origin-not-allowed"
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
     case payloadTooLarge = "payload-too-large"

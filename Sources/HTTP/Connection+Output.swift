@@ -14,6 +14,10 @@ extension Connection {
     }
     let id = exchange.id ?? RequestID.generate()
     exchange.id = id
+    let crossOrigin = core.configuration.crossOrigin
+    if crossOrigin.isOpen {
+      crossOrigin.decorate(&response.headers, origin: exchange.origin)
+    }
     var close = closing || !exchange.keepAlive || core.draining.load(ordering: .relaxed)
     let status = response.status
     let bodyless = exchange.isHead || status == 204 || status == 304

@@ -19,6 +19,7 @@ extension Connection {
     let version = parser.version
     exchange.id = id
     exchange.method = method
+    exchange.origin = headers["Origin"]
     exchange.isHead = method == .head
     exchange.isHTTP10 = version.minor == 0
     let options = Self.connectionOptions(headers)
@@ -46,6 +47,8 @@ extension Connection {
     case .notFound:
       let path = FramingRules.quoted(Array(target.path.utf8))
       reject(problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).")))
+    case .methodNotAllowed(let allow) where method == .options:
+      reject(optionsAnswer(allow: allow, headers: headers))
     case .methodNotAllowed(let allow):
       var response = problem(
         ServerAnswer(
@@ -77,6 +80,24 @@ extension Connection {
         route: route, parameters: parameters, head: head, limit: limit,
         expects100: version.minor == 1 && headers["Expect"] != nil)
     }
+  }
+
+  /// The answer to `OPTIONS` on a path whose routes allow `allow`: a CORS preflight (a browser
+  /// asking whether a page on `Origin` may send a request) gets the policy's fields, or 403
+  /// when the origin is not let in; a plain `OPTIONS` gets 204 with `Allow`.
+  private func optionsAnswer(allow: [String], headers: HTTPHeaders) -> HTTPResponse {
+    let methods = allow + [HTTPMethod.options.rawValue]
+    guard let origin = headers["Origin"], headers["Access-Control-Request-Method"] != nil else {
+      return HTTPResponse(status: 204, headers: ["Allow": methods.joined(separator: ", ")])
+    }
+    let policy = core.configuration.crossOrigin
+    guard let fields = policy.preflightHeaders(origin: origin, methods: methods) else {
+      let quoted = FramingRules.quoted(Array(origin.utf8))
+      return problem(
+        ServerAnswer(
+          status: 403, detail: "Pages on \(quoted) may not call this service from a browser."))
+    }
+    return HTTPResponse(status: 204, headers: fields)
   }
 
   /// The head passed: reserve memory for the body and let it come.

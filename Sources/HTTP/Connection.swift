@@ -239,6 +239,8 @@ final class Exchange {
   var id: String?
   var method: HTTPMethod?
   var path: String?
+  /// The request's `Origin`, when a browser sent it (the answer gets CORS fields).
+  var origin: String?
   var isHead = false
   /// Whether the connection stays open after the answer.
   var keepAlive = true

@@ -5,6 +5,8 @@ public struct HTTPProblem: Sendable, Equatable {
   public enum Reason: String, Sendable, Equatable, CaseIterable {
     /// The bytes are not a well-framed HTTP/1.1 request (400).
     case malformed
+    /// A CORS preflight from an origin the policy does not let in (403).
+    case originNotAllowed
     /// No route has this path (404).
     case notFound
     /// Routes have this path, for other methods (405, with `Allow`).
@@ -33,6 +35,7 @@ public struct HTTPProblem: Sendable, Equatable {
     /// The reason behind a status the server answers by itself.
     init(status: Int) {
       switch status {
+      case 403: self = .originNotAllowed
       case 404: self = .notFound
       case 405: self = .methodNotAllowed
       case 408: self = .timeout

@@ -37,6 +37,10 @@ public struct HTTPServerConfiguration: Sendable {
   /// Renders every error the server answers by itself (400, 404, 405, 408, 413, 429, 431, 501,
   /// 503, 505...), so the application can render them in its own format.
   public var problemResponder: @Sendable (HTTPProblem) -> HTTPResponse
+  /// Which pages on other origins may call the server from a browser: applied to every answer
+  /// of a request with `Origin`, and to preflights (`OPTIONS` with
+  /// `Access-Control-Request-Method`), which the server answers itself. Closed by default.
+  public var crossOrigin: CrossOriginPolicy = .closed
   /// Called once per request that got a response, and per connection refused at once (on a
   /// server thread; keep it quick).
   public var accessLog: (@Sendable (HTTPAccessRecord) -> Void)?

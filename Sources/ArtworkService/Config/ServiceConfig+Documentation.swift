@@ -83,6 +83,19 @@ extension ServiceConfig {
       "Comma-separated private hosts or CIDRs that sources may be fetched from."
     ),
     (
+      "ARTWORK_SECRET_PARAMS", "(none)",
+      "Query parameter names, comma-separated, added to those whose values are written as "
+        + "`REDACTED` in logs, problems, `/v1/check` and stored records: `api_key`, `apikey`, "
+        + "`key`, `token`, `access_token`, `x-plex-token`, `signature`, `sig`, `auth`, "
+        + "`password` (any case)."
+    ),
+    (
+      "ARTWORK_CORS_ORIGINS", "(none)",
+      "Origins whose pages may call the API from a browser (`https://app.example.com`, "
+        + "comma-separated), or `*` for any. Hosted images are readable from any origin "
+        + "whatever this says."
+    ),
+    (
       "ARTWORK_SOURCE_TTL", "600s",
       "How long a fetched URL's result is reused, up to 7d."
     ),

@@ -1,4 +1,5 @@
 import ArtworkCore
+import HTTP
 
 extension ServiceConfig {
   /// Comma-separated entries, trimmed, empty entries dropped.
@@ -28,6 +29,71 @@ extension ServiceConfig {
       valid.append(token)
     }
     return valid
+  }
+
+  /// `ARTWORK_SECRET_PARAMS`: names added to the default secret query parameters.
+  static func readSecretParameters(_ reader: inout ConfigReader) -> SecretParameters {
+    let names = list(reader.text("ARTWORK_SECRET_PARAMS"))
+    var valid: [String] = []
+    for name in names {
+      // A query parameter name as written: visible ASCII without the query's own delimiters.
+      guard name.utf8.allSatisfy({ (0x21...0x7E).contains($0) && !"&=#?".utf8.contains($0) })
+      else {
+        reader.refuse(
+          "ARTWORK_SECRET_PARAMS", name, "expected query parameter names separated by commas")
+        continue
+      }
+      valid.append(name)
+    }
+    return SecretParameters(adding: valid)
+  }
+
+  /// `ARTWORK_CORS_ORIGINS`: `*`, or origins (`https://app.example.com`, `http://localhost:3000`)
+  /// separated by commas; empty lets no page on another origin call the API.
+  static func readCrossOrigin(_ reader: inout ConfigReader) -> CrossOriginPolicy {
+    let entries = list(reader.text("ARTWORK_CORS_ORIGINS"))
+    if entries == ["*"] { return CrossOriginPolicy(origins: .any) }
+    var origins: Set<String> = []
+    for entry in entries {
+      guard let origin = origin(entry) else {
+        reader.refuse(
+          "ARTWORK_CORS_ORIGINS", entry,
+          "expected * alone, or origins like https://app.example.com (scheme, host and port "
+            + "only) separated by commas")
+        continue
+      }
+      origins.insert(origin)
+    }
+    return CrossOriginPolicy(origins: .only(origins))
+  }
+
+  /// `text` as a serialized origin (lower case, no default port, no path), or nil.
+  static func origin(_ text: String) -> String? {
+    let lower = text.lowercased()
+    let scheme: String
+    if lower.hasPrefix("https://") {
+      scheme = "https"
+    } else if lower.hasPrefix("http://") {
+      scheme = "http"
+    } else {
+      return nil
+    }
+    let authority = lower.dropFirst(scheme.count + 3)
+    guard !authority.isEmpty,
+      authority.allSatisfy({
+        $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0))
+      })
+    else { return nil }
+    var host = String(authority)
+    if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+      let port = authority[authority.index(after: colon)...]
+      guard let number = Int(port), (1...65535).contains(number) else { return nil }
+      host = String(authority[..<colon])
+      let isDefault = (scheme == "https" && number == 443) || (scheme == "http" && number == 80)
+      if !isDefault { host += ":\(number)" }
+    }
+    guard !host.isEmpty, !host.hasPrefix(":") else { return nil }
+    return "\(scheme)://\(host)"
   }
 
   static func readS3(_ reader: inout ConfigReader, storage: StorageLocation) -> S3Settings {

@@ -1,5 +1,6 @@
 import ArtworkCore
 import Foundation
+import HTTP
 import SafeFetch
 
 /// Every setting of the service: one value, read once at start-up from an environment and
@@ -41,6 +42,10 @@ public struct ServiceConfig: Sendable {
   /// `privateSources` parsed: the networks and host names a source may be fetched from
   /// although private.
   var privateSourceList: PrivateSourceAllowList
+  /// Query parameters whose values are written down as `REDACTED`.
+  var secretParameters: SecretParameters
+  /// The pages on other origins that may call the API from a browser.
+  var crossOrigin: CrossOriginPolicy
   var sourceTTL: Duration
   var failureTTL: Duration
   /// Free bytes the filesystem backend keeps: new objects are refused (507) below it.
@@ -130,6 +135,8 @@ public struct ServiceConfig: Sendable {
       parsing: privateSources.joined(separator: ","), problems: &allowListProblems)
     // The allow-list's problems name the variable already.
     for problem in allowListProblems { reader.problem(problem) }
+    secretParameters = Self.readSecretParameters(&reader)
+    crossOrigin = Self.readCrossOrigin(&reader)
     sourceTTL = reader.duration(
       "ARTWORK_SOURCE_TTL", default: .seconds(600), range: .zero...(.seconds(7 * 86400)),
       rangeText: "from 0 to 168h")

@@ -62,12 +62,15 @@ extension ArtworkApp {
     return headers
   }
 
-  /// Headers of a body that never changes under its URL: cached for a year anywhere, and its
-  /// declared type never second-guessed by a browser.
+  /// Headers of a body that never changes under its URL: cached for a year anywhere, its
+  /// declared type never second-guessed by a browser, and readable by a page on any origin
+  /// (into a canvas, by `fetch`): it is public by its URL, whatever `ARTWORK_CORS_ORIGINS` says.
   private static func immutableHeaders(contentType: String?) -> HTTPHeaders {
     var headers = HTTPHeaders()
     headers.set("Cache-Control", ArtworkKey.cacheControl)
     headers.set("X-Content-Type-Options", "nosniff")
+    headers.set("Access-Control-Allow-Origin", "*")
+    headers.set("Cross-Origin-Resource-Policy", "cross-origin")
     if let contentType { headers.set("Content-Type", contentType) }
     return headers
   }

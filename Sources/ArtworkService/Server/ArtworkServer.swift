@@ -38,6 +38,7 @@ public final class ArtworkServer: Sendable {
     configuration.lingerTimeout = config.lingerTimeout
     configuration.maxDiscardBytes = config.discardBytes
     configuration.bodyMemoryLimit = config.bodyMemory
+    configuration.crossOrigin = config.crossOrigin
     configuration.problemResponder = { problem in
       ArtworkError(problem).problemResponse(requestID: problem.requestID)
     }
