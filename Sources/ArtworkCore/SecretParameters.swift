@@ -1,3 +1,5 @@
+import Foundation
+
 /// Query parameters that carry credentials: media servers put them in image URLs (Jellyfin
 /// `api_key`, Sonarr and Radarr `apikey`, Plex `X-Plex-Token`, signed URLs' `signature`).
 /// Their values are replaced by `REDACTED` wherever the service writes a URL down (logs,
@@ -49,30 +51,73 @@ public struct SecretParameters: Sendable, Equatable {
     return String(url[...question]) + pairs.joined(separator: "&") + url[fragmentStart...]
   }
 
-  /// Every secret-looking parameter redacted inside free text (a library message that quotes a
-  /// URL): each `name=value` whose name is a secret, up to the next `&`, space, quote or `#`.
+  /// Every secret-looking parameter redacted inside free text (a library message, a reason
+  /// that quotes a URL): each `name=value` whose name is a secret, up to the next `&`, space,
+  /// quote or `#`; also when percent-encoded once more (`token%3Dvalue%26`, a URL inside
+  /// another URL's query).
   public func redactedText(_ text: String) -> String {
-    guard text.contains("=") else { return text }
+    guard text.contains("=") || text.contains("%3D") || text.contains("%3d") else { return text }
     var out = ""
     var rest = text[...]
-    while let equals = rest.firstIndex(of: "=") {
-      let before = rest[..<equals]
-      let nameStart =
-        before.lastIndex(where: { Self.separators.contains($0) }).map(before.index(after:))
-        ?? before.startIndex
+    while let (assign, valueStart, encoded) = Self.nextAssignment(in: rest) {
+      let before = rest[..<assign]
+      let nameStart = Self.nameStart(before, encoded: encoded)
       let name = before[nameStart...]
-      let valueStart = rest.index(after: equals)
-      let valueEnd =
-        rest[valueStart...].firstIndex(where: { Self.separators.contains($0) }) ?? rest.endIndex
-      out += rest[...equals]
+      out += rest[..<valueStart]
       if !name.isEmpty, isSecret(name) {
         out += Self.placeholder
+        rest = rest[Self.valueEnd(rest[valueStart...], encoded: encoded)...]
       } else {
-        out += rest[valueStart..<valueEnd]
+        // The value may hold a URL of its own (encoded): look inside it too.
+        rest = rest[valueStart...]
       }
-      rest = rest[valueEnd...]
     }
     return out + rest
+  }
+
+  /// The next `=` or `%3D` in `text`: where it is, where its value starts, and whether it was
+  /// encoded.
+  private static func nextAssignment(in text: Substring)
+    -> (Substring.Index, Substring.Index, Bool)?
+  {
+    var index = text.startIndex
+    while index < text.endIndex {
+      if text[index] == "=" { return (index, text.index(after: index), false) }
+      if text[index] == "%", text[index...].prefix(3).uppercased() == "%3D" {
+        return (index, text.index(index, offsetBy: 3), true)
+      }
+      index = text.index(after: index)
+    }
+    return nil
+  }
+
+  /// Where the parameter name before an assignment starts: after the last separator (or, in
+  /// encoded text, after the last `%26` or `%3F`).
+  private static func nameStart(_ before: Substring, encoded: Bool) -> Substring.Index {
+    var start =
+      before.lastIndex(where: { separators.contains($0) }).map(before.index(after:))
+      ?? before.startIndex
+    if encoded {
+      for escape in ["%26", "%3F", "%3f"] {
+        if let range = before[start...].range(of: escape, options: .backwards) {
+          start = max(start, range.upperBound)
+        }
+      }
+    }
+    return start
+  }
+
+  /// Where a value ends: at a separator (or, in encoded text, at `%26` or `%23`).
+  private static func valueEnd(_ value: Substring, encoded: Bool) -> Substring.Index {
+    var end = value.firstIndex(where: { separators.contains($0) }) ?? value.endIndex
+    if encoded {
+      for escape in ["%26", "%23"] {
+        if let range = value[..<end].range(of: escape, options: .caseInsensitive) {
+          end = min(end, range.lowerBound)
+        }
+      }
+    }
+    return end
   }
 
   private static let separators: Set<Character> = [
@@ -96,5 +141,15 @@ public struct SecretParameters: Sendable, Equatable {
       }
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension ArtworkError {
+  /// This error with every secret query value in its detail and internal detail redacted.
+  public func redacting(_ secrets: SecretParameters) -> ArtworkError {
+    var error = self
+    error.detail = secrets.redactedText(detail)
+    error.internalDetail = internalDetail.map(secrets.redactedText)
+    return error
   }
 }

@@ -66,9 +66,11 @@ public final class ArtworkApp: Sendable {
     let ttl = config.sourceTTL.seconds
     let failureTTL = config.failureTTL.seconds
     self.artworkResults = ResultCache(
-      storage: storage, namespace: "artwork", ttl: ttl, failureTTL: failureTTL, clock: now)
+      storage: storage, namespace: "artwork", ttl: ttl, failureTTL: failureTTL,
+      recordKey: config.cacheKey, secrets: config.secretParameters, clock: now)
     self.thumbHashResults = ResultCache(
-      storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL, clock: now)
+      storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL,
+      recordKey: config.cacheKey, secrets: config.secretParameters, clock: now)
   }
 
   /// The largest request body a POST with an image may have: the image limit plus room for

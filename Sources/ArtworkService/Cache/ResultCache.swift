@@ -131,6 +131,11 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   let failureTTL: Double
   private let storage: any ArtworkStorage
   private let namespace: String
+  /// Names records by a keyed hash of the URL and options, so that storage never holds a URL's
+  /// secrets, not even as a plain hash that a guess could be checked against.
+  private let recordKey: [UInt8]
+  /// The secret query parameters, redacted from the URL a record keeps for people to read.
+  private let secrets: SecretParameters
   private let clock: @Sendable () -> Double
   private let memory = Mutex<[String: Record]>([:])
   /// Keys being produced, with the requests waiting for them.
@@ -142,12 +147,17 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   /// - Parameters:
   ///   - namespace: separates kinds of results (`artwork`, `thumbhash`) in one storage.
   ///   - clock: seconds since 1970; injected so tests can move time.
+  ///   - recordKey: the key of the hash that names records (`ARTWORK_CACHE_KEY`).
+  ///   - secrets: the query parameters redacted from the URL each record keeps.
   init(
     storage: any ArtworkStorage, namespace: String, ttl: Double, failureTTL: Double,
+    recordKey: [UInt8] = ServiceConfig.defaultCacheKey, secrets: SecretParameters = .init(),
     clock: @escaping @Sendable () -> Double
   ) {
     self.storage = storage
     self.namespace = namespace
+    self.recordKey = recordKey
+    self.secrets = secrets
     self.ttl = ttl
     self.failureTTL = failureTTL
     self.clock = clock
@@ -231,7 +241,9 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     return payload
   }
 
-  private func recordName(_ key: String) -> String { "source-cache/\(SHA256.hex(Array(key.utf8)))" }
+  private func recordName(_ key: String) -> String {
+    "source-cache/\(SHA256.hmacHex(key: recordKey, Array(key.utf8)))"
+  }
 
   private func load(_ key: String) async throws(ArtworkError) -> Record? {
     if let record = memory.withLock({ $0[key] }) { return record }
@@ -240,8 +252,10 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   }
 
   fileprivate func save(_ key: String, _ record: Record) async throws(ArtworkError) {
-    try await storage.putRecord(recordName(key), bytes: record.json)
-    remember(key, record)
+    var stored = record
+    stored.url = secrets.redacted(record.url)
+    try await storage.putRecord(recordName(key), bytes: stored.json)
+    remember(key, stored)
   }
 
   private func remember(_ key: String, _ record: Record) {

@@ -90,6 +90,12 @@ extension ServiceConfig {
         + "`password` (any case)."
     ),
     (
+      "ARTWORK_CACHE_KEY", "(built in)",
+      "Secret key of the hash that names URL cache records in storage (replicas on one store "
+        + "share it). Records keep no secret query value; with this set, their names cannot be "
+        + "checked against a guessed URL either."
+    ),
+    (
       "ARTWORK_CORS_ORIGINS", "(none)",
       "Origins whose pages may call the API from a browser (`https://app.example.com`, "
         + "comma-separated), or `*` for any. Hosted images are readable from any origin "

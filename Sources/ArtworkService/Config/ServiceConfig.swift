@@ -44,6 +44,10 @@ public struct ServiceConfig: Sendable {
   var privateSourceList: PrivateSourceAllowList
   /// Query parameters whose values are written down as `REDACTED`.
   var secretParameters: SecretParameters
+  /// The key of the hash that names URL cache records (`ARTWORK_CACHE_KEY`).
+  var cacheKey: [UInt8]
+  /// The record-naming key when none is configured.
+  static let defaultCacheKey = Array("artwork-source-cache-v1".utf8)
   /// The pages on other origins that may call the API from a browser.
   var crossOrigin: CrossOriginPolicy
   var sourceTTL: Duration
@@ -136,6 +140,9 @@ public struct ServiceConfig: Sendable {
     // The allow-list's problems name the variable already.
     for problem in allowListProblems { reader.problem(problem) }
     secretParameters = Self.readSecretParameters(&reader)
+    cacheKey =
+      reader.text("ARTWORK_CACHE_KEY").flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+      ?? Self.defaultCacheKey
     crossOrigin = Self.readCrossOrigin(&reader)
     sourceTTL = reader.duration(
       "ARTWORK_SOURCE_TTL", default: .seconds(600), range: .zero...(.seconds(7 * 86400)),

@@ -1,3 +1,4 @@
+import ArtworkCore
 import SafeFetch
 
 // The JSON bodies of successful answers, in the documented key order.
@@ -44,7 +45,9 @@ extension ArtworkApp {
     return .object(members)
   }
 
-  static func reportJSON(_ report: ReachabilityReport) -> JSONValue {
+  /// `/v1/check`'s answer. The URL is echoed as its caller sent it; the reasons and advice,
+  /// which may quote redirect targets and library messages, carry no secret query value.
+  static func reportJSON(_ report: ReachabilityReport, secrets: SecretParameters) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("url", .string(report.url)),
       ("ok", .bool(report.ok)),
@@ -54,11 +57,11 @@ extension ArtworkApp {
           report.checks.map { check in
             .object([
               ("name", .string(check.name)), ("ok", .bool(check.ok)),
-              ("reason", .string(check.reason)),
+              ("reason", .string(secrets.redactedText(check.reason))),
             ])
           })
       ),
-      ("advice", .array(report.advice.map { .string($0) })),
+      ("advice", .array(report.advice.map { .string(secrets.redactedText($0)) })),
     ]
     if let format = report.format { members.append(("format", .string(format))) }
     if let width = report.width { members.append(("width", .int(width))) }

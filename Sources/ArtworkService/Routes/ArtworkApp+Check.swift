@@ -9,6 +9,6 @@ extension ArtworkApp {
       throw ArtworkError(.badRequest, "Send JSON {\"url\": \"https://...\"} and nothing else.")
     }
     let report = try await reachability.check(url)
-    return JSONResponse.make(200, ArtworkApp.reportJSON(report))
+    return JSONResponse.make(200, ArtworkApp.reportJSON(report, secrets: config.secretParameters))
   }
 }

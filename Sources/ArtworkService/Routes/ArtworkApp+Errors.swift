@@ -7,7 +7,10 @@ import HTTP
 extension ArtworkApp {
   /// The answer to `error` for the request `head`: logged (client errors at info, server errors
   /// at error, queue refusals once a second with a count), counted, rendered.
+  /// Secret query values (a media server's `api_key`) are redacted first, whatever the error
+  /// quotes.
   func answer(_ error: ArtworkError, to head: HTTPRequestHead) -> HTTPResponse {
+    let error = error.redacting(config.secretParameters)
     log(error, request: head)
     return error.problemResponse(requestID: head.id)
   }

@@ -16,7 +16,7 @@ extension ArtworkApp {
   }
 
   /// A source URL fetched now (conditionally with `validators`), its outcome counted for
-  /// /metrics.
+  /// /metrics; a failure's words carry no secret query value.
   func fetchSource(_ url: String, validators: Validators) async throws(ArtworkError)
     -> FetchedSource
   {
@@ -26,7 +26,8 @@ extension ArtworkApp {
       return fetched
     } catch {
       metrics.recordFetch(outcome: error.kind.rawValue)
-      throw error
+      // Redacted here too, before the failure is remembered in a stored record.
+      throw error.redacting(config.secretParameters)
     }
   }
 }

@@ -98,6 +98,8 @@ class Origin(BaseHTTPRequestHandler):
             return self.redirect("/loop/a")
         if path == "/self":
             return self.redirect("/self", 301)
+        if path == "/same":  # back to exactly this URL, query included
+            return self.redirect(self.path)
         if path == "/to":
             return self.redirect(query["url"][0], int(query.get("status", ["302"])[0]))
         if path == "/relative":
