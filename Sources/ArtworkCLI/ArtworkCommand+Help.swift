@@ -8,9 +8,10 @@ extension ArtworkCommand {
     Usage:
       artwork serve                       Run the HTTP service (configured by ARTWORK_* variables)
       artwork health [--url URL]          Exit 0 if the running service answers /healthz with 200
-      artwork process FILE --out DIR [--shape square|poster|circle] [--size N] [--crop attention|centre]
-                                          Run the service's checks and pipeline on FILE, store into DIR
-      artwork thumbhash FILE...           Print each file's ThumbHash (base64), a tab, its path
+      artwork process INPUT... --out DIR [--shape S] [--size N] [--crop C] [--jobs N] [--jsonl FILE] [--resume]
+                                          Run the service's checks and pipeline on files, directories
+                                          and URLs; store into DIR; one JSON line per input
+      artwork thumbhash [--json] INPUT... Print each input's ThumbHash (base64), a tab, the input
       artwork decode HASH -o FILE.png     Render a ThumbHash as a PNG placeholder
       artwork version                     Print the version (also: artwork --version)
       artwork help [COMMAND]              Show help (also: artwork COMMAND --help)
@@ -36,31 +37,56 @@ extension ArtworkCommand {
 
     """,
     "process": """
-    artwork process FILE --out DIR [--shape square|poster|circle] [--size N] [--crop attention|centre] [--no-size-limit]
+    artwork process [options] INPUT... --out DIR
 
-    Runs the same checks and pipeline as POST /v1/artwork, with the same limits (the
-    ARTWORK_MAX_SOURCE_BYTES and ARTWORK_MAX_PIXELS variables, defaults 2000000 bytes and
-    40000000 pixels) and the same problem texts, and stores the result in DIR (made if missing)
-    as {sha256}.{jpg|png}. Prints the same JSON as the service, with the file's path as
-    image_url.
+    Runs every INPUT through the same checks, limits and pipeline as POST /v1/artwork, in this
+    one process on one pool of workers, and stores each result in DIR (made if missing) as
+    {sha256}.{jpg|png}, the name the service stores it under.
+
+    INPUT is a file; a directory (walked recursively for files ending in .jpg .jpeg .png .webp
+    .gif .heic .heif .avif, in any case; files named on the command line are always taken); an
+    http(s) URL, fetched under the service's address policy and limits (ARTWORK_PRIVATE_SOURCES,
+    ARTWORK_CA_FILE, ARTWORK_FETCH_TIMEOUT); or - for inputs one per line on standard input.
+
+    Writes one JSON line per input, in completion order:
+      {"input": ..., "ok": true, ...the service's answer, with image_url and path the stored file}
+      {"input": ..., "ok": false, "problem": {"type", "title", "status", "detail"}}
+    The problem is the one the service would answer (413 over the size limit, 415 not an
+    accepted format, 422 undecodable...). A one-line summary goes to standard error.
 
       --shape S         square (default), poster (2:3) or circle
       --size N          output width in pixels, 64 to 1200 (default 400)
       --crop C          attention (default) or centre
-      --out DIR         where the result is stored (required)
-      --no-size-limit   accept a source larger than ARTWORK_MAX_SOURCE_BYTES (the pixel limit
-                        still applies)
+      --out DIR         where the results are stored (required)
+      --from FILE       more inputs, one per line
+      --jobs N          images at once (default: the number of cores)
+      --jsonl FILE      write the JSON lines to FILE instead of standard output
+      --resume          skip inputs that already have an "ok": true line in the --jsonl FILE,
+                        and append to it
+      --progress WHEN   auto (default: when standard error is a terminal), always or never:
+                        done/total, failures, images per second and time left, redrawn in place
+      --no-size-limit   accept sources over ARTWORK_MAX_SOURCE_BYTES (default 2000000); the
+                        pixel limit (ARTWORK_MAX_PIXELS, default 40000000) still applies
 
-    Exit status: 0 success, 1 the file failed (the reason on standard error), 2 usage error.
+    Ctrl-C (SIGINT) or SIGTERM stops taking new inputs and lets the running ones finish; every
+    line written is whole, and a later run with --resume continues. A second Ctrl-C exits at
+    once.
+
+    Exit status: 0 every input succeeded, 1 any failed, 2 usage error, 130 interrupted.
 
     """,
     "thumbhash": """
-    artwork thumbhash FILE...
+    artwork thumbhash [--json] [--jobs N] [--from FILE] INPUT...
 
-    Prints one line per file: the ThumbHash in padded base64, a tab, the path. Images of at most
-    100x100 pixels are hashed pixel for pixel; larger ones are downscaled to fit 100x100. The
-    service's limits apply (ARTWORK_MAX_SOURCE_BYTES, ARTWORK_MAX_PIXELS).
-    Exits 1 if any file failed (each failure is reported on standard error).
+    Prints the ThumbHash of every INPUT (files, directories, URLs or -, as for artwork process),
+    computed as POST /v1/thumbhash does, with the service's limits. By default one line per
+    input that succeeded, in input order: the ThumbHash in padded base64, a tab, the input;
+    each failure is reported on standard error. With --json, one JSON line per input in
+    completion order: {"input", "ok": true, "thumbhash", "width", "height", "average_color",
+    "aspect_ratio", "source"} or {"input", "ok": false, "problem"}.
+
+    Images of at most 100x100 pixels are hashed pixel for pixel; larger ones are downscaled to
+    fit 100x100. Exit status: 0 all succeeded, 1 any failed, 2 usage error, 130 interrupted.
 
     """,
     "decode": """

@@ -22,8 +22,11 @@ import Testing
     }
     #expect(served.status == 413)
     let detail = try #require(served.object["detail"] as? String)
-    #expect(refused.error == "artwork process: \(big.path): \(detail)\n")
-    #expect(!FileManager.default.fileExists(atPath: out))
+    let line = try #require(try CLIBatchTests.objects(refused.output).first)
+    let problem = try #require(line["problem"] as? [String: Any])
+    #expect(problem["status"] as? Int == 413)
+    #expect(problem["detail"] as? String == detail)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
   }
 
   /// `ARTWORK_MAX_SOURCE_BYTES` lowers the limit as it does for the service; `--no-size-limit`
@@ -36,7 +39,7 @@ import Testing
     let refused = try await ServiceProcess.run(
       ["process", source, "--out", folder.path], environment: environment)
     #expect(refused.status == 1)
-    #expect(refused.error.contains("the limit is"), "\(refused.error)")
+    #expect(refused.output.contains("the limit is"), "\(refused.output)")
     let lifted = try await ServiceProcess.run(
       ["process", source, "--no-size-limit", "--out", folder.path], environment: environment)
     #expect(lifted.status == 0, "\(lifted.error)")

@@ -10,7 +10,7 @@ import Testing
     (["process", CLITests.fixture("coffee.jpg")], "artwork process: --out DIR is required"),
     (["process", "--out"], "artwork process: --out needs a value"),
     (["process", "--bogus", "x"], "artwork process: unknown option --bogus"),
-    (["thumbhash"], "artwork thumbhash: a FILE is required"),
+    (["thumbhash"], "artwork thumbhash: an INPUT is required (a file, a directory, a URL or -)"),
     (["decode", "-o", "x.png"], "artwork decode: a HASH is required"),
     (["decode", "AAAA"], "artwork decode: -o FILE.png is required"),
     (["frobnicate"], "artwork: unknown command 'frobnicate'"),
@@ -82,8 +82,8 @@ import Testing
     #expect(
       missing.error
         == "artwork decode: cannot write /nonexistent/x.png: No such file or directory\n")
-    let directory = try await ServiceProcess.run(["thumbhash", folder.path])
-    #expect(directory.status == 1)
+    let directory = try await ServiceProcess.run(["thumbhash", "--from", folder.path])
+    #expect(directory.status == 2)
     #expect(directory.error.contains("cannot read \(folder.path): Is a directory"))
     let file = try await ServiceProcess.run(["decode", hash, "-o", folder.path])
     #expect(file.status == 1)
