@@ -34,7 +34,9 @@ let package = Package(
       ]),
     .target(
       name: "ArtworkCLI",
-      dependencies: ["ArtworkService", "Imaging", "ArtworkCore", "ThumbHashCodec"]),
+      dependencies: [
+        "ArtworkService", "Imaging", "ArtworkCore", "SafeFetch", "ThumbHashCodec",
+      ]),
     .executableTarget(name: "artwork", dependencies: ["ArtworkCLI"]),
 
     .executableTarget(

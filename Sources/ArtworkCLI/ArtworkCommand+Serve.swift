@@ -3,7 +3,13 @@ import Foundation
 
 extension ArtworkCommand {
   /// `artwork serve`: configuration, start-up warnings, listen, wait for a signal, drain.
-  static func serve(environment: [String: String]) async -> Int32 {
+  static func serve(_ arguments: [String], environment: [String: String]) async throws(UsageError)
+    -> Int32
+  {
+    guard let parsed = try parse(arguments, command: "serve") else { return 0 }
+    guard parsed.operands.isEmpty else {
+      throw UsageError("serve", "unexpected argument '\(parsed.operands[0])'")
+    }
     let config: ServiceConfig
     do {
       config = try ServiceConfig(environment: environment)

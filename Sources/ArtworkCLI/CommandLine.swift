@@ -2,78 +2,56 @@ import ArtworkService
 import Foundation
 import ThumbHashCodec
 
-/// The `artwork` command: `serve`, `thumbhash`, `decode`, `process`.
+/// The `artwork` command: `serve`, `health`, `process`, `thumbhash`, `decode`, `version`, `help`.
+///
+/// Exit statuses: 0 success, 1 a failure of the work itself (each reported on standard error),
+/// 2 a command line that cannot run (one line naming the problem, then where help is).
 public enum ArtworkCommand {
-  static let usage = """
-    artwork: phone-ready hosted artwork and ThumbHash for push relays
-
-    Usage:
-      artwork serve                       Run the HTTP service (configured by ARTWORK_* variables)
-      artwork thumbhash FILE...           Print each file's ThumbHash (base64), a tab, its path
-      artwork decode HASH -o FILE.png     Render a ThumbHash as a PNG placeholder
-      artwork process FILE [--shape square|poster|circle] [--size N] [--crop attention|centre] --out DIR
-                                          Run the service's pipeline on FILE, store into DIR, print JSON
-      artwork help [COMMAND]              Show help
-
-    """
-
-  static let help: [String: String] = [
-    "serve": """
-    artwork serve
-
-    Runs the HTTP service. Configuration comes from the environment only, in the variables
-    below. Every bad variable is reported at once and the command exits with status 2. SIGTERM
-    or SIGINT stop accepting connections, finish in-flight requests within
-    ARTWORK_SHUTDOWN_GRACE and exit 0.
-
-    """ + ServiceConfig.markdownTable(),
-    "thumbhash": """
-    artwork thumbhash FILE...
-
-    Prints one line per file: the ThumbHash in padded base64, a tab, the path. Images of at most
-    100x100 pixels are hashed pixel for pixel; larger ones are downscaled to fit 100x100.
-    Exits 1 if any file failed (each failure is reported on stderr).
-
-    """,
-    "decode": """
-    artwork decode HASH -o FILE.png
-
-    Writes the placeholder image a ThumbHash decodes to as a PNG file.
-
-    """,
-    "process": """
-    artwork process FILE [--shape square|poster|circle] [--size N] [--crop attention|centre] --out DIR
-
-    Runs the same checks and pipeline as POST /v1/artwork and stores the result in DIR as
-    {sha256}.{jpg|png}. Prints the same JSON as the service, with the file's path as image_url.
-
-    """,
-  ]
-
   /// Runs the command line; returns the process exit status.
   public static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
-    var arguments = arguments
-    guard !arguments.isEmpty else {
-      printError(usage)
+    do throws(UsageError) {
+      guard let command = arguments.first else { throw UsageError(nil, "no command given") }
+      let rest = Array(arguments.dropFirst())
+      switch command {
+      case "serve": return try await serve(rest, environment: environment)
+      case "health": return try health(rest, environment: environment)
+      case "process": return try await process(rest, environment: environment)
+      case "thumbhash": return try await thumbhash(rest, environment: environment)
+      case "decode": return try decode(rest)
+      case "version", "--version": return try version(rest, command: command)
+      case "help", "--help", "-h": return try showHelp(rest)
+      default:
+        if command.hasPrefix("-") { throw UsageError(nil, "unknown option \(command)") }
+        throw UsageError(nil, "unknown command '\(command)'")
+      }
+    } catch {
+      printError(error.message)
       return 2
     }
-    let command = arguments.removeFirst()
-    if arguments.contains("--help") || arguments.contains("-h") {
+  }
+
+  /// `artwork help [COMMAND]`: the usage, or one command's help.
+  static func showHelp(_ arguments: [String]) throws(UsageError) -> Int32 {
+    guard let name = arguments.first else {
+      printOut(usage)
+      return 0
+    }
+    guard arguments.count == 1 else { throw UsageError("help", "help takes one COMMAND") }
+    guard let text = help[name] else { throw UsageError("help", "unknown command '\(name)'") }
+    printOut(text)
+    return 0
+  }
+
+  /// Parses a command's arguments; nil when `--help` was asked for (and has been printed).
+  static func parse(
+    _ arguments: [String], command: String, valued: Set<String> = [], flags: Set<String> = []
+  ) throws(UsageError) -> ParsedArguments? {
+    let parsed = try ParsedArguments(arguments, command: command, valued: valued, flags: flags)
+    guard !parsed.wantsHelp else {
       printOut(help[command] ?? usage)
-      return 0
+      return nil
     }
-    switch command {
-    case "serve": return await serve(environment: environment)
-    case "thumbhash": return thumbhash(files: arguments)
-    case "decode": return decode(arguments)
-    case "process": return await process(arguments)
-    case "help", "--help", "-h":
-      printOut(arguments.first.flatMap { help[$0] } ?? usage)
-      return 0
-    default:
-      printError("artwork: unknown command \(command)\n\n\(usage)")
-      return 2
-    }
+    return parsed
   }
 
   static func printOut(_ text: String) {

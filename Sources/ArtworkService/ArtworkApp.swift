@@ -48,12 +48,7 @@ public final class ArtworkApp: Sendable {
     // Fetches wait on the network on their own threads, never on the image workers.
     let fetchPool = FetchPool(threads: config.fetchThreads, queueLimit: config.fetchThreads * 16)
     do {
-      self.fetcher = try SourceFetcher(
-        SourceFetcher.Configuration(
-          policy: AddressPolicy(privateSources: config.privateSourceList),
-          maxBytes: config.maxSourceBytes, fetchTimeout: config.fetchTimeout,
-          caFile: config.caFile),
-        pool: fetchPool)
+      self.fetcher = try SourceFetcher(config.fetchConfiguration(), pool: fetchPool)
     } catch {
       throw StartupError("cannot set up source fetching: \(error.internalDetail ?? error.detail)")
     }

@@ -86,16 +86,18 @@ extension ArtworkError {
   /// Whether the failure is the server's (logged loudly) rather than the client's (logged quietly).
   var isServerError: Bool { kind.status >= 500 }
 
-  /// The problem+json response for this error. `internalDetail` never appears in it; an
-  /// `.internal` error's detail is replaced by a generic sentence as well.
-  func problemResponse(requestID: String? = nil) -> HTTPResponse {
-    let status = kind.status
+  /// The RFC 9457 problem object an answer carries for this error: `type`, `title`, `status`,
+  /// `detail` and the extension members (the CLI writes the same object for an input that
+  /// failed).
+  public var problemJSON: JSONValue { .object(problemMembers) }
+
+  private var problemMembers: [(String, JSONValue)] {
     let publicDetail =
       kind == .internal ? "The server failed to complete the request; it has been logged." : detail
     var members: [(String, JSONValue)] = [
       ("type", .string("urn:artwork:problem:\(kind.rawValue)")),
       ("title", .string(kind.title)),
-      ("status", .int(status)),
+      ("status", .int(kind.status)),
       ("detail", .string(publicDetail)),
     ]
     for member in self.members {
@@ -104,6 +106,13 @@ extension ArtworkError {
       case .int(let number): members.append((member.name, .int(number)))
       }
     }
+    return members
+  }
+
+  /// The problem+json response for this error. `internalDetail` never appears in it; an
+  /// `.internal` error's detail is replaced by a generic sentence as well.
+  func problemResponse(requestID: String? = nil) -> HTTPResponse {
+    var members = problemMembers
     if let requestID { members.append(("request_id", .string(requestID))) }
     var headers = HTTPHeaders()
     headers.set("Content-Type", "application/problem+json")
@@ -111,6 +120,6 @@ extension ArtworkError {
     if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
     if kind == .unauthorized { headers.set("WWW-Authenticate", "Bearer") }
     return HTTPResponse(
-      status: status, headers: headers, body: .bytes(JSONValue.object(members).bytes))
+      status: kind.status, headers: headers, body: .bytes(JSONValue.object(members).bytes))
   }
 }

@@ -45,17 +45,23 @@ public final class ArtworkProcessor: Sendable {
     self.limits = .pixels(maxPixels)
   }
 
+  /// Refuses a source of `count` bytes over the limit, with the service's 413 text. The CLI
+  /// calls it with a file's size before reading the file.
+  public func checkSize(_ count: Int) throws(ArtworkError) {
+    guard count <= maxSourceBytes else {
+      throw ArtworkError(
+        .payloadTooLarge,
+        "The image is \(ByteCount.text(count)); the limit is \(ByteCount.text(maxSourceBytes))."
+      )
+    }
+  }
+
   /// The checks every source passes before any decoding, in order: size, declared type, magic
   /// bytes against the allow-list, and agreement of the declared type with the bytes.
   func validate(_ bytes: ArraySlice<UInt8>, declaredType: String?) throws(ArtworkError)
     -> ImageFormat
   {
-    guard bytes.count <= maxSourceBytes else {
-      throw ArtworkError(
-        .payloadTooLarge,
-        "The image is \(ByteCount.text(bytes.count)); the limit is \(ByteCount.text(maxSourceBytes))."
-      )
-    }
+    try checkSize(bytes.count)
     if let declaredType, !declaredType.hasPrefix("image/"),
       declaredType != "application/octet-stream"
     {

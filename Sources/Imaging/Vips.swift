@@ -33,6 +33,9 @@ public enum Vips {
     }
   }
 
+  /// The libvips version this process runs with (`8.14.1`), for `artwork --version`.
+  public static var version: String { String(cString: vips_version_string()) }
+
   /// Empties libvips' error buffer and returns what it held, for `ArtworkError.internalDetail`.
   ///
   /// NOTE: in libvips 8.14 the error buffer is global, shared by all threads (libvips' own

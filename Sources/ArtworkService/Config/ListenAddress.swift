@@ -12,7 +12,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
   /// An IPv4 or IPv6 literal, without brackets.
   public var host: String
   /// The TCP port (0 picks a free one).
-  var port: Int
+  public var port: Int
 
   /// An address on `host` (an IP literal or `localhost`) and `port`; nil when either is invalid.
   init?(host: String, port: Int) {
@@ -22,7 +22,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Parses `host:port`, `[v6]:port` or `localhost:port`; nil for anything else.
-  init?(parsing text: String) {
+  public init?(parsing text: String) {
     let host: Substring
     let portText: Substring
     if text.hasPrefix("[") {

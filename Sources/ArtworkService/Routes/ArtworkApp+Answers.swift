@@ -1,4 +1,5 @@
 import ArtworkCore
+import Imaging
 import SafeFetch
 
 // The JSON bodies of successful answers, in the documented key order.
@@ -20,6 +21,11 @@ extension ArtworkApp {
       ("average_color", .string(answer.averageColor)),
       ("source", sourceJSON(answer.source, url: sourceURL)),
     ])
+  }
+
+  /// The body `POST /v1/thumbhash` answers for `computed` (the CLI prints the same object).
+  public static func thumbHashJSON(_ computed: ComputedThumbHash, sourceURL: String?) -> JSONValue {
+    thumbHashJSON(ThumbHashAnswer(computed), sourceURL: sourceURL)
   }
 
   static func thumbHashJSON(_ answer: ThumbHashAnswer, sourceURL: String?) -> JSONValue {

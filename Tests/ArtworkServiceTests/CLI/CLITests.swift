@@ -71,7 +71,7 @@ import ThumbHashCodec
   }
 
   /// `process` prints what the service answers for the same file and options, with the file's
-  /// path as `image_url`, and stores that file.
+  /// path as `image_url` (and `path`), and stores that file.
   @Test func processPrintsTheServiceAnswer() async throws {
     let folder = Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,8 +80,12 @@ import ThumbHashCodec
       "process", source, "--shape", "poster", "--size", "400", "--out", folder.path,
     ])
     #expect(result.status == 0, "\(result.error)")
-    let printed = try #require(
+    var printed = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    // The batch line names its input and outcome, and the stored file's path.
+    #expect(printed.removeValue(forKey: "input") as? String == source)
+    #expect(printed.removeValue(forKey: "ok") as? Bool == true)
+    #expect(printed.removeValue(forKey: "path") as? String == printed["image_url"] as? String)
     let path = try #require(printed["image_url"] as? String)
     #expect(path.hasPrefix(folder.path + "/") && path.hasSuffix(".jpg"))
     let stored = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -115,8 +119,9 @@ import ThumbHashCodec
     let badSize = try await ServiceProcess.run([
       "process", Self.fixture("coffee.jpg"), "--size", "5000", "--out", folder.path,
     ])
-    #expect(badSize.status == 1)
-    #expect(badSize.error.contains("size"))
+    // A bad option is a usage error, with the service's text.
+    #expect(badSize.status == 2)
+    #expect(badSize.error.hasPrefix("artwork process: size=\"5000\" is not accepted"))
     let badFile = try await ServiceProcess.run([
       "process", Self.fixture("page.html"), "--out", folder.path,
     ])

@@ -1,0 +1,31 @@
+import ArtworkCore
+import ArtworkService
+import Imaging
+
+extension ArtworkCommand {
+  /// The service's source settings (limits, address policy, fetch budget) read from the
+  /// variables in `ServiceConfig.sourceKeys` only, with the service's defaults and validation:
+  /// the rest of a server's environment (its listen address, its tokens) is not this
+  /// command's business. A bad value is a usage error.
+  static func sourceConfig(_ command: String, environment: [String: String]) throws(UsageError)
+    -> ServiceConfig
+  {
+    do {
+      return try ServiceConfig(
+        environment: environment.filter { ServiceConfig.sourceKeys.contains($0.key) })
+    } catch {
+      throw UsageError(command, "invalid configuration: " + error.problems.joined(separator: "; "))
+    }
+  }
+
+  /// A processor with the service's limits on `threads` worker threads; `sizeLimit` false lifts
+  /// the byte limit (`--no-size-limit`), never the pixel limit.
+  static func processor(_ config: ServiceConfig, threads: Int, sizeLimit: Bool = true)
+    -> ArtworkProcessor
+  {
+    ArtworkProcessor(
+      pool: BlockingPool<Void>(name: "artwork-img", threads: threads, queueLimit: threads),
+      maxSourceBytes: sizeLimit ? config.sourceByteLimit : Int.max,
+      maxPixels: config.sourcePixelLimit)
+  }
+}

@@ -1,0 +1,25 @@
+import SafeFetch
+
+extension ServiceConfig {
+  /// The variables that decide which sources are accepted and how they are fetched: the command
+  /// line reads these (and only these) so that `artwork process` and `artwork thumbhash` judge a
+  /// file or URL exactly as the service would, whatever else the environment holds.
+  public static let sourceKeys: Set<String> = [
+    "ARTWORK_MAX_SOURCE_BYTES", "ARTWORK_MAX_PIXELS", "ARTWORK_PRIVATE_SOURCES",
+    "ARTWORK_CA_FILE", "ARTWORK_FETCH_TIMEOUT",
+  ]
+
+  /// Largest source image accepted, uploaded or fetched, in bytes.
+  public var sourceByteLimit: Int { maxSourceBytes }
+
+  /// Largest source width x height decoded.
+  public var sourcePixelLimit: Int { maxPixels }
+
+  /// How source URLs are fetched: the address policy, the byte limit, the time budget and the
+  /// trusted CAs. `maxBytes` replaces the byte limit (the CLI's `--no-size-limit`).
+  public func fetchConfiguration(maxBytes: Int? = nil) -> SourceFetcher.Configuration {
+    SourceFetcher.Configuration(
+      policy: AddressPolicy(privateSources: privateSourceList),
+      maxBytes: maxBytes ?? maxSourceBytes, fetchTimeout: fetchTimeout, caFile: caFile)
+  }
+}
