@@ -32,6 +32,7 @@ public final class ArtworkApp: Sendable {
     self.config = config
     self.logger = logger
     self.metrics = Metrics()
+    metrics.recordBuild(version: BuildInfo.version, libvips: Vips.version)
     self.busyLog = RateLimitedLog(logger: logger, message: "requests refused: a queue is full")
     self.readinessLog = RateLimitedLog(
       logger: logger, message: "not ready: storage cannot take new objects",

@@ -31,7 +31,7 @@ public struct Router: Sendable {
     case notFound
   }
 
-  private var routes: [Route] = []
+  private var table: [Route] = []
 
   /// An empty router (everything is a 404).
   public init() {}
@@ -67,18 +67,23 @@ public struct Router: Sendable {
     immediate: Immediate? = nil,
     _ handler: @escaping HTTPHandler
   ) {
-    routes.append(
+    table.append(
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
         bodyTooLarge: bodyTooLarge, authorize: authorize, preflight: preflight,
         immediate: immediate, handler: handler))
   }
 
+  /// Every route's method and pattern as written, in the order added.
+  public var routes: [(method: HTTPMethod, pattern: String)] {
+    table.map { ($0.method, $0.pattern.text) }
+  }
+
   /// Finds the route for `method` and the decoded path `segments`.
   func resolve(_ method: HTTPMethod, _ segments: [String]) -> Resolution {
     var allowed: [String] = []
     var getFallback: (Route, [String: String])?
-    for route in routes {
+    for route in table {
       guard let parameters = route.pattern.match(segments) else { continue }
       if route.method == method { return .route(route, parameters: parameters) }
       if method == .head, route.method == .get, getFallback == nil {

@@ -96,8 +96,11 @@ public final class ArtworkProcessor: Sendable {
     _ = try validate(bytes, declaredType: declaredType)
     let limits = self.limits
     return try await pool.run { () throws(ArtworkError) -> CreatedArtwork in
-      let rendered = try ImagePipeline.render(bytes, options: options, limits: limits)
-      let hash = try Self.hash(rendered.thumbnail)
+      var rendered = try ImagePipeline.render(bytes, options: options, limits: limits)
+      let thumbnail = rendered.thumbnail
+      let hash = try StageTimings.measure(&rendered.timings.thumbHash) {
+        () throws(ArtworkError) in try Self.hash(thumbnail)
+      }
       let key = ArtworkKey(id: ArtworkID(hex: SHA256.hex(rendered.bytes))!, format: rendered.format)
       return CreatedArtwork(
         key: key, rendered: rendered, thumbHash: hash.base64, averageColor: hash.averageColor)

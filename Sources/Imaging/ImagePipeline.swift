@@ -22,24 +22,33 @@ public enum ImagePipeline {
     _ input: ArraySlice<UInt8>, options: ArtworkOptions, limits: ImageLimits = .standard
   ) throws(ArtworkError) -> RenderedArtwork {
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
-    let format = try sniff(input)
-    let source = try VipsSource(borrowing: input)
-    let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
+    var timings = StageTimings()
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
-    let framed = try frame(
-      source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline)
-    let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
-    let bytes = try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
-    let stored = try VipsSource(borrowing: bytes)
-    // Our own output: its format and size are known, so its header is not read again.
-    let storedInfo = SourceInfo(
-      format: storedFormat == .png ? .png : .jpeg, width: output.width, height: output.height,
-      bytes: bytes.count)
+    let (info, flattened, storedFormat) = try StageTimings.measure(&timings.decodeFrame) {
+      () throws(ArtworkError) in
+      let format = try sniff(input)
+      let source = try VipsSource(borrowing: input)
+      let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
+      let framed = try frame(
+        source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline
+      )
+      let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
+      return (info, flattened, storedFormat)
+    }
+    let bytes = try StageTimings.measure(&timings.encode) { () throws(ArtworkError) in
+      try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
+    }
+    let thumbnail = try StageTimings.measure(&timings.thumbHash) { () throws(ArtworkError) in
+      let stored = try VipsSource(borrowing: bytes)
+      // Our own output: its format and size are known, so its header is not read again.
+      let storedInfo = SourceInfo(
+        format: storedFormat == .png ? .png : .jpeg, width: output.width, height: output.height,
+        bytes: bytes.count)
+      return try self.thumbnail(stored, info: storedInfo, deadline: deadline)
+    }
     return RenderedArtwork(
       bytes: bytes, format: storedFormat, width: output.width, height: output.height,
-      hasAlpha: flattened.hasAlpha,
-      thumbnail: try thumbnail(stored, info: storedInfo, deadline: deadline),
-      source: info)
+      hasAlpha: flattened.hasAlpha, thumbnail: thumbnail, source: info, timings: timings)
   }
 
   /// The ThumbHash input for `input`: pictures of at most 100x100 pixel for pixel, larger ones

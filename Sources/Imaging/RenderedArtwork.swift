@@ -16,4 +16,6 @@ public struct RenderedArtwork: Sendable {
   var thumbnail: ThumbnailPixels
   /// The source as it was read.
   public var source: SourceInfo
+  /// How long each stage took (the ThumbHash's own computation is added by the processor).
+  public var timings: StageTimings
 }

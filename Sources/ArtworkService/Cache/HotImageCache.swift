@@ -22,6 +22,9 @@ final class HotImageCache: Sendable {
   }
 
   private let state = Mutex(State())
+  /// Lookups answered from memory, and lookups that had to read storage (for /metrics).
+  private let hits = Atomic<Int>(0)
+  private let misses = Atomic<Int>(0)
   private let budget: Int
   private let lifetime: Duration
 
@@ -33,8 +36,19 @@ final class HotImageCache: Sendable {
     self.lifetime = lifetime
   }
 
-  /// The object's bytes if cached and not expired.
-  func bytes(_ key: ArtworkKey) -> [UInt8]? {
+  /// The object's bytes if cached and not expired. A hit is counted; a miss too unless
+  /// `countingMiss` is false (a first look that another will repeat before storage is read).
+  func bytes(_ key: ArtworkKey, countingMiss: Bool = true) -> [UInt8]? {
+    let found = lookUp(key)
+    if found != nil {
+      hits.add(1, ordering: .relaxed)
+    } else if countingMiss {
+      misses.add(1, ordering: .relaxed)
+    }
+    return found
+  }
+
+  private func lookUp(_ key: ArtworkKey) -> [UInt8]? {
     guard budget > 0 else { return nil }
     let now = ContinuousClock.now
     return state.withLock { state in
@@ -72,4 +86,10 @@ final class HotImageCache: Sendable {
 
   /// Bytes held now (for tests and metrics).
   var totalBytes: Int { state.withLock { $0.totalBytes } }
+
+  /// What /metrics reports: lookups so far, and what is held now.
+  var stats: (hits: Int, misses: Int, bytes: Int, entries: Int) {
+    let (bytes, entries) = state.withLock { ($0.totalBytes, $0.entries.count) }
+    return (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), bytes, entries)
+  }
 }

@@ -20,6 +20,8 @@ extension ArtworkApp {
   func fetchSource(_ url: String, validators: Validators) async throws(ArtworkError)
     -> FetchedSource
   {
+    let started = ContinuousClock.now
+    defer { metrics.recordStage("fetch", ContinuousClock.now - started) }
     do {
       let fetched = try await fetcher.fetch(url, validators: validators)
       metrics.recordFetch(outcome: fetched.isNotModified ? "not_modified" : "ok")

@@ -14,7 +14,9 @@ extension ArtworkApp {
 
   /// `GET /metrics`: Prometheus text exposition.
   func metricsResponse() -> HTTPResponse {
-    metrics.update(pool: processor.pool.stats)
+    metrics.update(
+      pool: processor.pool.stats, capacity: config.workers, queueCapacity: config.queueLimit)
+    metrics.updateAtScrape(process: ProcessStats.current(), hotImages: hotImages.stats)
     var headers = HTTPHeaders()
     headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
     headers.set("Cache-Control", "no-store")

@@ -35,7 +35,7 @@ extension ArtworkApp {
   /// hot-image cache; nil otherwise (`serveImage` answers, errors included).
   func rememberedImage(_ request: HTTPRequest) -> HTTPResponse? {
     guard let key = ArtworkKey(fileName: request.pathParameters["name"] ?? ""),
-      let cached = hotImages.bytes(key)
+      let cached = hotImages.bytes(key, countingMiss: false)
     else { return nil }
     return imageResponse(key, cached, request)
   }

@@ -70,9 +70,12 @@ extension ArtworkApp {
     async throws(ArtworkError) -> ArtworkAnswer
   {
     let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+    metrics.recordStages(created.rendered.timings)
+    let storing = ContinuousClock.now
     if try await storage.put(created.key, bytes: created.rendered.bytes) {
       metrics.recordArtworkCreated(bytes: created.rendered.bytes.count)
     }
+    metrics.recordStage("store", ContinuousClock.now - storing)
     return ArtworkAnswer(created, shape: options.shape)
   }
 

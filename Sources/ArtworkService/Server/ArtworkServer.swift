@@ -58,12 +58,15 @@ public final class ArtworkServer: Sendable {
           "bytes": .int(record.bytesSent),
         ])
     }
+    let router = app.router()
+    metrics.seed(routes: Array(Set(router.routes.map(\.pattern))))
     do {
-      server = try HTTPServer(
-        configuration: configuration, listener: listener, router: app.router())
+      server = try HTTPServer(configuration: configuration, listener: listener, router: router)
     } catch {
       throw StartupError("cannot start the HTTP server: \(Self.reason(error))")
     }
+    let live = server
+    metrics.inFlightSource.withLock { $0 = { live.inFlightCount } }
   }
 
   /// The cause of a listen failure in lower case, as it follows a colon.

@@ -50,9 +50,67 @@ extension Metrics {
     name: "artwork_queue_waiting", help: "Jobs waiting for a worker now.", type: .gauge,
     labels: [], buckets: [])
 
+  static let workers = Family(
+    name: "artwork_workers", help: "Image workers (ARTWORK_WORKERS).", type: .gauge, labels: [],
+    buckets: [])
+  static let queueCapacity = Family(
+    name: "artwork_queue_capacity", help: "Jobs that may wait for a worker (ARTWORK_QUEUE).",
+    type: .gauge, labels: [], buckets: [])
+  static let inFlight = Family(
+    name: "artwork_http_requests_in_flight",
+    help: "Requests whose head has arrived and whose answer is not yet written.", type: .gauge,
+    labels: [], buckets: [])
+  /// Time per stage of making artwork, on the thread that did it.
+  static let stageDuration = Family(
+    name: "artwork_stage_duration_seconds",
+    help: "Time per stage of making artwork: fetch (a source URL), decode_frame (header, "
+      + "decode at the chosen shrink, framing), encode, thumbhash (decode of the stored "
+      + "bytes and the hash), store.",
+    type: .histogram, labels: ["stage"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
+  static let imageCacheHits = Family(
+    name: "artwork_image_cache_hits_total",
+    help: "Hosted-image GETs answered from the in-memory hot-image cache.", type: .counter,
+    labels: [], buckets: [])
+  static let imageCacheMisses = Family(
+    name: "artwork_image_cache_misses_total",
+    help: "Hosted-image GETs that read storage.", type: .counter, labels: [], buckets: [])
+  static let imageCacheBytes = Family(
+    name: "artwork_image_cache_bytes", help: "Bytes held by the hot-image cache.", type: .gauge,
+    labels: [], buckets: [])
+  static let imageCacheEntries = Family(
+    name: "artwork_image_cache_entries", help: "Images held by the hot-image cache.",
+    type: .gauge, labels: [], buckets: [])
+  static let buildInfo = Family(
+    name: "artwork_build_info", help: "Always 1; the labels say what runs.", type: .gauge,
+    labels: ["version", "libvips"], buckets: [])
+  static let residentMemory = Family(
+    name: "process_resident_memory_bytes", help: "Resident memory size in bytes.",
+    type: .gauge, labels: [], buckets: [])
+  static let virtualMemory = Family(
+    name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.", type: .gauge,
+    labels: [], buckets: [])
+  static let cpuSeconds = Family(
+    name: "process_cpu_seconds_total", help: "User and system CPU time spent in seconds.",
+    type: .counter, labels: [], buckets: [])
+  static let openDescriptors = Family(
+    name: "process_open_fds", help: "Number of open file descriptors.", type: .gauge,
+    labels: [], buckets: [])
+  static let maxDescriptors = Family(
+    name: "process_max_fds", help: "Maximum number of open file descriptors.", type: .gauge,
+    labels: [], buckets: [])
+  static let startTime = Family(
+    name: "process_start_time_seconds", help: "Start time of the process since 1970 in seconds.",
+    type: .gauge, labels: [], buckets: [])
+
+  /// The stages `stageDuration` is labelled with.
+  static let stages = ["fetch", "decode_frame", "encode", "thumbhash", "store"]
+
   /// Every family, in the order `render()` writes them.
   static let families: [Family] = [
-    requests, requestDuration, artworkCreated, bytesStored, fetches, cacheLookups,
-    queueRejections, workersBusy, queueWaiting,
+    buildInfo, requests, requestDuration, inFlight, artworkCreated, bytesStored, stageDuration,
+    fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
+    queueRejections, workers, workersBusy, queueCapacity, queueWaiting, residentMemory,
+    virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,
   ]
 }

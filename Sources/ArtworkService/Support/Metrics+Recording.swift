@@ -1,4 +1,5 @@
 import ArtworkCore
+import Imaging
 
 extension Metrics {
   /// One answered request. `route` is the route pattern (e.g. `/v1/images/{id}`), never the raw
@@ -30,9 +31,45 @@ extension Metrics {
     increment(Self.queueRejections)
   }
 
-  /// Copies the pool's current load into the gauges (call just before `render()`).
-  func update(pool stats: PoolStats) {
+  /// The time one stage of making artwork took (`stage` one of `Metrics.stages`).
+  func recordStage(_ stage: String, _ duration: Duration) {
+    observe(Self.stageDuration, [stage], duration.seconds)
+  }
+
+  /// The stages a rendering timed on its worker thread.
+  func recordStages(_ timings: StageTimings) {
+    recordStage("decode_frame", timings.decodeFrame)
+    recordStage("encode", timings.encode)
+    recordStage("thumbhash", timings.thumbHash)
+  }
+
+  /// Copies the pool's current load and size into the gauges (call just before `render()`).
+  func update(pool stats: PoolStats, capacity: Int, queueCapacity: Int) {
     set(Self.workersBusy, to: Double(stats.busy))
     set(Self.queueWaiting, to: Double(stats.queued))
+    set(Self.workers, to: Double(capacity))
+    set(Self.queueCapacity, to: Double(queueCapacity))
+  }
+
+  /// Copies what is read at scrape time: the process, the hot-image cache, requests in flight.
+  func updateAtScrape(
+    process: ProcessStats, hotImages: (hits: Int, misses: Int, bytes: Int, entries: Int)
+  ) {
+    set(Self.residentMemory, to: process.residentBytes)
+    set(Self.virtualMemory, to: process.virtualBytes)
+    set(Self.cpuSeconds, to: process.cpuSeconds)
+    set(Self.openDescriptors, to: process.openDescriptors)
+    set(Self.maxDescriptors, to: process.maxDescriptors)
+    set(Self.startTime, to: process.startTime)
+    set(Self.imageCacheHits, to: Double(hotImages.hits))
+    set(Self.imageCacheMisses, to: Double(hotImages.misses))
+    set(Self.imageCacheBytes, to: Double(hotImages.bytes))
+    set(Self.imageCacheEntries, to: Double(hotImages.entries))
+    if let source = inFlightSource.withLock({ $0 }) { set(Self.inFlight, to: Double(source())) }
+  }
+
+  /// Marks what runs: this build's version and libvips'.
+  func recordBuild(version: String, libvips: String) {
+    set(Self.buildInfo, [version, libvips], to: 1)
   }
 }

@@ -10,8 +10,37 @@ import Synchronization
 final class Metrics: Sendable {
   private let state = Mutex(State())
 
-  /// Empty metrics; every family is exported from the start.
-  init() {}
+  /// Metrics whose labelled series start at zero for every label value known in advance
+  /// (`routes`, the stages, cache results, fetch outcomes), so a dashboard sees them before
+  /// their first event.
+  init(routes: [String] = []) {
+    seed(routes: routes)
+  }
+
+  /// Zero series for `routes` (the patterns the access log will name), the stages, cache
+  /// results and fetch outcomes.
+  func seed(routes: [String]) {
+    state.withLock { state in
+      for route in routes {
+        state.values[Self.requests.name, default: [:]][[route, "200"]] = 0
+        state.histograms[Self.requestDuration.name, default: [:]][[route]] = HistogramSeries(
+          bucketCount: Self.requestDuration.buckets.count)
+      }
+      for stage in Self.stages {
+        state.histograms[Self.stageDuration.name, default: [:]][[stage]] = HistogramSeries(
+          bucketCount: Self.stageDuration.buckets.count)
+      }
+      for result in ["hit", "miss"] {
+        state.values[Self.cacheLookups.name, default: [:]][[result]] = 0
+      }
+      for outcome in ["ok", "not_modified"] {
+        state.values[Self.fetches.name, default: [:]][[outcome]] = 0
+      }
+    }
+  }
+
+  /// Where the in-flight gauge is read from at each scrape (the HTTP server, once it exists).
+  let inFlightSource = Mutex<(@Sendable () -> Int)?>(nil)
 
   /// Adds `amount` to a counter series.
   func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {
@@ -19,9 +48,9 @@ final class Metrics: Sendable {
     state.withLock { $0.values[family.name, default: [:]][labels, default: 0] += amount }
   }
 
-  /// Sets a gauge series.
+  /// Sets a gauge series, or a counter kept elsewhere (CPU seconds, cache hits) to its total.
   func set(_ family: Family, _ labels: [String] = [], to value: Double) {
-    precondition(family.type == .gauge && labels.count == family.labels.count)
+    precondition(family.type != .histogram && labels.count == family.labels.count)
     state.withLock { $0.values[family.name, default: [:]][labels] = value }
   }
 

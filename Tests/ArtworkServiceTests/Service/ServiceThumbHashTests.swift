@@ -78,6 +78,35 @@ import ThumbHashCodec
     }
   }
 
+  /// What a scrape says after one upload and two GETs of its image: each stage timed once, the
+  /// scrape itself in flight, the hot-image cache's hit, build and process facts.
+  static func expectRuntimeMetrics(_ service: ServiceHarness) async throws {
+    let created = try await service.upload(Fixtures.bytes("coffee.jpg"), fields: [("size", "72")])
+    let path = try #require(created.path(ofURLIn: "image_url"))
+    #expect(try await service.get(path).status == 200)
+    #expect(try await service.get(path).status == 200)
+    let text = try await service.get("/metrics").text
+    var values: [String: Double] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      let parts = line.split(separator: " ")
+      if parts.count == 2 { values[String(parts[0])] = Double(parts[1]) }
+    }
+    for stage in ["decode_frame", "encode", "thumbhash", "store"] {
+      // Two uploads so far in this test: each timed its stages once.
+      #expect(values[#"artwork_stage_duration_seconds_count{stage="\#(stage)"}"#] == 2, "\(stage)")
+      #expect((values[#"artwork_stage_duration_seconds_sum{stage="\#(stage)"}"#] ?? 0) > 0)
+    }
+    #expect(values[#"artwork_stage_duration_seconds_count{stage="fetch"}"#] == 0)
+    #expect(values["artwork_http_requests_in_flight"] == 1)  // this scrape
+    #expect((values["artwork_image_cache_hits_total"] ?? 0) >= 1)
+    #expect((values["artwork_image_cache_bytes"] ?? 0) > 0)
+    #expect(values["artwork_queue_capacity"] == 64)
+    #expect((values["process_resident_memory_bytes"] ?? 0) > 1_048_576)
+    #expect((values["process_open_fds"] ?? 0) > 2)
+    let build = values.keys.first { $0.hasPrefix("artwork_build_info{") } ?? ""
+    #expect(build.contains(#"version="\#(BuildInfo.version)""#) && build.contains("libvips=\"8."))
+  }
+
   /// Health, readiness (including storage that broke after start) and metrics.
   @Test func healthReadinessAndMetrics() async throws {
     try await ServiceHarness.run { service in
@@ -101,6 +130,7 @@ import ThumbHashCodec
       #expect(metrics.status == 200)
       #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
       #expect(!counters.isEmpty, "\(metrics.text)")
+      try await Self.expectRuntimeMetrics(service)
 
       // Storage replaced by a plain file: not ready, but still alive.
       try FileManager.default.removeItem(at: service.storage)

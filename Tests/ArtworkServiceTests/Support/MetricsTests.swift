@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import ArtworkCore
@@ -29,7 +31,7 @@ import Testing
     metrics.recordCacheLookup(hit: false)
     metrics.recordCacheLookup(hit: false)
     metrics.recordQueueRejection()
-    metrics.update(pool: PoolStats(busy: 2, queued: 5))
+    metrics.update(pool: PoolStats(busy: 2, queued: 5), capacity: 4, queueCapacity: 64)
     let text = metrics.render()
     let lines = Set(text.split(separator: "\n").map(String.init))
     for expected in [
@@ -44,6 +46,8 @@ import Testing
       "artwork_queue_rejections_total 1",
       "artwork_workers_busy 2",
       "artwork_queue_waiting 5",
+      "artwork_workers 4",
+      "artwork_queue_capacity 64",
       #"artwork_http_request_duration_seconds_bucket{route="/v1/artwork",le="0.025"} 0"#,
       #"artwork_http_request_duration_seconds_bucket{route="/v1/artwork",le="0.05"} 1"#,
       #"artwork_http_request_duration_seconds_bucket{route="/v1/artwork",le="1"} 2"#,
@@ -55,6 +59,53 @@ import Testing
       #expect(lines.contains(expected), "missing: \(expected)")
     }
     #expect(metrics.value(Metrics.cacheLookups, ["miss"]) == 2)
+  }
+
+  /// Labelled families list their known series at zero before the first event.
+  @Test func knownSeriesStartAtZero() {
+    let text = Metrics(routes: ["/v1/artwork"]).render()
+    let lines = Set(text.split(separator: "\n").map(String.init))
+    var expected = [
+      #"artwork_http_requests_total{route="/v1/artwork",status="200"} 0"#,
+      #"artwork_http_request_duration_seconds_count{route="/v1/artwork"} 0"#,
+      #"artwork_cache_lookups_total{result="hit"} 0"#,
+      #"artwork_cache_lookups_total{result="miss"} 0"#,
+      #"artwork_source_fetches_total{outcome="ok"} 0"#,
+    ]
+    for stage in Metrics.stages {
+      expected.append(#"artwork_stage_duration_seconds_count{stage="\#(stage)"} 0"#)
+      expected.append(#"artwork_stage_duration_seconds_bucket{stage="\#(stage)",le="+Inf"} 0"#)
+    }
+    for line in expected { #expect(lines.contains(line), "missing: \(line)") }
+  }
+
+  /// `/proc/self/stat` is split after the command name's last parenthesis, whatever it holds.
+  @Test func processStatFieldsAreNumberedAsProcDoes() throws {
+    let line = "42 (a (b) c) S 1 42 42 0 -1 0 0 0 0 0 250 50 0 0 20 0 9 0 1000 4096 300 0"
+    let fields = try #require(ProcessStats.statFields(line))
+    #expect(fields.number(3) == nil)  // the state letter
+    #expect(fields.number(14) == 250 && fields.number(15) == 50)
+    #expect(fields.number(22) == 1000 && fields.number(23) == 4096 && fields.number(24) == 300)
+    let now = ProcessStats.current()
+    #expect(now.residentBytes > 1_048_576 && now.openDescriptors > 2 && now.maxDescriptors > 0)
+    #expect(now.startTime > 1_700_000_000 && now.cpuSeconds > 0)
+  }
+
+  /// The README's table lists every family, with its labels and type, and nothing else.
+  @Test func readmeListsEveryFamily() throws {
+    let readme = try String(
+      contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let rows = readme.split(separator: "\n").filter {
+      $0.hasPrefix("| `artwork_") || $0.hasPrefix("| `process_")
+    }
+    let listed = rows.map { row in
+      String(row.dropFirst(3).prefix { $0 != "`" && $0 != "{" })
+    }
+    #expect(listed == Metrics.families.map(\.name))
+    for (row, family) in zip(rows, Metrics.families) {
+      let labels = family.labels.isEmpty ? "" : "{" + family.labels.joined(separator: ",") + "}"
+      #expect(row.hasPrefix("| `\(family.name)\(labels)` | \(family.type.rawValue) |"), "\(row)")
+    }
   }
 
   @Test func everySampleLineIsWellFormed() {
