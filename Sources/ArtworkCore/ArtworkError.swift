@@ -23,6 +23,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case unsupportedMediaType = "unsupported-media-type"
     case unprocessableImage = "unprocessable-image"
     case sourceNotAvailable = "source-not-available"
+    case unprocessableContent = "unprocessable-content"
     case badGateway = "bad-gateway"
     case gatewayTimeout = "gateway-timeout"
     case busy

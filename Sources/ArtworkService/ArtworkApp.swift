@@ -81,6 +81,7 @@ public final class ArtworkApp: Sendable {
     }
     let upload = preflight { [self] (head) throws(ArtworkError) in try checkUploadHead(&head) }
     let json = preflight { [self] (head) throws(ArtworkError) in try checkJSONHead(&head) }
+    let content = preflight { [self] (head) throws(ArtworkError) in try checkContentHead(&head) }
     let uploadLimit = maxUploadBodyBytes
     let tooLarge: @Sendable (Int?) -> String = { [self] in uploadTooLarge(declared: $0) }
     router.add(
@@ -94,6 +95,9 @@ public final class ArtworkApp: Sendable {
     router.add(
       .post, "/v1/check", maxBodyBytes: 16 * 1024, authorize: credentials, preflight: json,
       handler(checkURL))
+    router.add(
+      .post, "/v1/content", maxBodyBytes: 256 * 1024, authorize: credentials, preflight: content,
+      handler(fillContent))
     router.add(
       .get, "/v1/images/{name}", immediate: { [self] in rememberedImage($0) },
       handler(serveImage))

@@ -21,7 +21,7 @@ extension ArtworkError.Kind {
     case .notImplemented: 501
     case .versionNotSupported: 505
     case .unsupportedMediaType: 415
-    case .unprocessableImage, .sourceNotAvailable: 422
+    case .unprocessableImage, .sourceNotAvailable, .unprocessableContent: 422
     case .internal: 500
     case .badGateway: 502
     case .busy, .storageUnavailable: 503
@@ -50,6 +50,7 @@ extension ArtworkError.Kind {
     case .unsupportedMediaType: "Unsupported media type"
     case .unprocessableImage: "Unprocessable image"
     case .sourceNotAvailable: "Source not available"
+    case .unprocessableContent: "Unprocessable content"
     case .internal: "Internal server error"
     case .badGateway: "Bad gateway"
     case .busy: "Service busy"

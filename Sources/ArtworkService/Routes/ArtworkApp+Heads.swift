@@ -32,6 +32,16 @@ extension ArtworkApp {
     head.attachment = InputForm.json
   }
 
+  /// `POST /v1/content`: a JSON body (a Live Activity content object).
+  func checkContentHead(_ head: inout HTTPRequestHead) throws(ArtworkError) {
+    guard (try? InputForm(contentType: head.headers["Content-Type"])) == .json else {
+      throw ArtworkError(
+        .unsupportedMediaType,
+        "Send the activity's content object as JSON, with Content-Type application/json.")
+    }
+    head.attachment = InputForm.json
+  }
+
   /// The 413 detail for an upload whose body is over the limit, quoting the documented image
   /// limit rather than the body allowance (which adds room for multipart framing).
   func uploadTooLarge(declared: Int?) -> String {

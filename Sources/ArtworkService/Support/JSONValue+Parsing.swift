@@ -32,6 +32,28 @@ extension JSONValue {
   }
 }
 
+/// One member of an object in JSON text, with where it is: for edits that leave every other
+/// byte as sent (key order, spacing, numbers exactly as written).
+struct JSONMemberSpan: Sendable {
+  var key: String
+  var value: JSONValue
+  /// From the key's opening quote to the end of the value.
+  var member: Range<Int>
+  /// The value's text.
+  var valueRange: Range<Int>
+}
+
+extension JSONValue {
+  /// The members of the object whose `{` is at `start` in `bytes` (valid JSON text, as
+  /// `init(parsing:)` accepts), in order, with their positions. Nil when `start` is not an
+  /// object or the text does not parse there.
+  static func memberSpans(in bytes: [UInt8], objectAt start: Int) -> [JSONMemberSpan]? {
+    var reader = JSONReader(bytes: bytes)
+    reader.index = start
+    return try? reader.objectSpans()
+  }
+}
+
 /// A cursor over JSON text; every method leaves `index` after what it read.
 private struct JSONReader {
   let bytes: [UInt8]
@@ -94,6 +116,30 @@ private struct JSONReader {
       members.append((key, try value(depth: depth)))
       skipWhitespace()
       if take(UInt8(ascii: "}")) { return .object(members) }
+      guard take(UInt8(ascii: ",")) else { throw error("expected ',' or '}' in an object") }
+      skipWhitespace()
+    }
+  }
+
+  /// The members of the object at `index`, with their positions.
+  mutating func objectSpans() throws(JSONSyntaxError) -> [JSONMemberSpan] {
+    guard take(UInt8(ascii: "{")) else { throw error("expected an object") }
+    var spans: [JSONMemberSpan] = []
+    skipWhitespace()
+    if take(UInt8(ascii: "}")) { return spans }
+    while true {
+      let memberStart = index
+      let key = try string()
+      skipWhitespace()
+      guard take(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
+      skipWhitespace()
+      let valueStart = index
+      let value = try value(depth: 1)
+      spans.append(
+        JSONMemberSpan(
+          key: key, value: value, member: memberStart..<index, valueRange: valueStart..<index))
+      skipWhitespace()
+      if take(UInt8(ascii: "}")) { return spans }
       guard take(UInt8(ascii: ",")) else { throw error("expected ',' or '}' in an object") }
       skipWhitespace()
     }

@@ -1,0 +1,121 @@
+import ArtworkCore
+
+/// A Live Activity `content` object as a relay holds it (alone, or inside a push body as
+/// `{"state": ..., "content": {...}}`), read for its three image fields and the relay's rules,
+/// and written back with only those fields changed: every other byte as sent (key order,
+/// spacing, `0.35` and `1750003600` exactly as written).
+struct ContentDocument: Sendable {
+  /// What the document says of `image_url`.
+  enum ImageURL: Sendable, Equatable {
+    /// Not sent: the artwork carries forward on the relay.
+    case absent
+    /// `null`: clears the artwork on the relay.
+    case null
+    /// A URL to fill from.
+    case url(String)
+  }
+
+  /// The templates that have an image slot (the relay refuses image fields on any other).
+  static let imageTemplates = ["generic", "steps", "media"]
+  /// The three fields, in the order the relay documents them.
+  static let imageFields = ["image_url", "image_shape", "image_thumbhash"]
+
+  /// The body as sent.
+  let bytes: [UInt8]
+  /// The members of the content object, where they are in `bytes`.
+  private let members: [JSONMemberSpan]
+  /// `image_url`.
+  let imageURL: ImageURL
+  /// `image_shape` when sent as a string (checked: `poster`, `square` or `circle`).
+  let shape: String?
+
+  /// Reads `bytes` and checks the relay's rules: an object (or a push body with a `content`
+  /// object), image fields only on the templates with an image slot, `image_url` a string or
+  /// null, `image_shape` one of the three shapes, `image_thumbhash` a string or null.
+  init(parsing bytes: [UInt8]) throws(ArtworkError) {
+    let document: JSONValue
+    do throws(JSONSyntaxError) {
+      document = try JSONValue(parsing: bytes)
+    } catch {
+      throw ArtworkError(.badRequest, "The body is not valid JSON: \(error).")
+    }
+    guard case .object = document,
+      var members = JSONValue.memberSpans(in: bytes, objectAt: Self.start(bytes))
+    else {
+      throw ArtworkError(
+        .badRequest,
+        "Send a Live Activity content object, or a push body with a \"content\" object.")
+    }
+    // A push body: the content object inside it is the document's content.
+    if let inner = members.first(where: { $0.key == "content" }), case .object = inner.value {
+      guard let spans = JSONValue.memberSpans(in: bytes, objectAt: inner.valueRange.lowerBound)
+      else { throw ArtworkError(.badRequest, "The \"content\" object could not be read.") }
+      members = spans
+    }
+    self.bytes = bytes
+    self.members = members
+    let value = { (key: String) in members.first { $0.key == key }?.value }
+
+    let sent = Self.imageFields.filter { value($0) != nil }
+    if !sent.isEmpty, case .string(let template) = value("template"),
+      !Self.imageTemplates.contains(template)
+    {
+      throw ArtworkError(
+        .unprocessableContent,
+        "The template \(ClientText.quoted(template)) has no image slot, so \(sent.joined(separator: ", ")) cannot be sent with it; only generic, steps and media show an image."
+      )
+    }
+    switch value("image_url") {
+    case nil: imageURL = .absent
+    case .null: imageURL = .null
+    case .string(let url): imageURL = .url(url)
+    default:
+      throw ArtworkError(
+        .unprocessableContent, "image_url must be a string (an image URL) or null.")
+    }
+    switch value("image_shape") {
+    case nil, .null: shape = nil
+    case .string(let text) where ["poster", "square", "circle"].contains(text): shape = text
+    case .string(let text):
+      throw ArtworkError(
+        .unprocessableContent,
+        "image_shape \(ClientText.quoted(text)) is not a shape; use poster, square or circle.")
+    default:
+      throw ArtworkError(
+        .unprocessableContent, "image_shape must be \"poster\", \"square\" or \"circle\".")
+    }
+    switch value("image_thumbhash") {
+    case nil, .null, .string: break
+    default:
+      throw ArtworkError(
+        .unprocessableContent, "image_thumbhash must be a string (a ThumbHash) or null.")
+    }
+  }
+
+  /// The document with `image_url` set to `url` (when given) and `image_thumbhash` to `hash`
+  /// (replacing any hash sent, which may describe another image; added after `image_url` when
+  /// absent). Nothing else changes.
+  func filled(imageURL url: String?, thumbHash hash: String) -> [UInt8] {
+    var edits: [(range: Range<Int>, text: [UInt8])] = []
+    let urlMember = members.first { $0.key == "image_url" }
+    if let url, let urlMember { edits.append((urlMember.valueRange, Self.quoted(url))) }
+    if let existing = members.first(where: { $0.key == "image_thumbhash" }) {
+      edits.append((existing.valueRange, Self.quoted(hash)))
+    } else if let urlMember {
+      let end = urlMember.member.upperBound
+      edits.append((end..<end, Array(",\"image_thumbhash\":".utf8) + Self.quoted(hash)))
+    }
+    var out = bytes
+    for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+      out.replaceSubrange(edit.range, with: edit.text)
+    }
+    return out
+  }
+
+  /// The offset of the first byte that is not whitespace.
+  private static func start(_ bytes: [UInt8]) -> Int {
+    bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
+  }
+
+  private static func quoted(_ text: String) -> [UInt8] { JSONValue.string(text).bytes }
+}
