@@ -95,6 +95,23 @@ import Testing
     #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
   }
 
+  /// `-` reads inputs one per line from standard input (a pipeline's `find ... | artwork
+  /// process -`), here through a real shell pipe.
+  @Test func dashReadsInputsFromStandardInput() async throws {
+    let root = CLITests.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let inputs = [CLITests.fixture("coffee.jpg"), CLITests.fixture("chelsea.png")]
+    let jsonl = root.appendingPathComponent("out.jsonl").path
+    let command =
+      "printf '%s\\n' \(inputs.map { "'\($0)'" }.joined(separator: " ")) | '"
+      + ServiceProcess.executable.path + "' process - --out '\(root.path)' --jsonl '\(jsonl)'"
+    let shell = try ServiceProcess(executable: "/bin/sh", ["-c", command])
+    #expect(await shell.exitStatus(within: .seconds(120)) == 0, "\(shell.errorOutput)")
+    let lines = try Self.objects(try String(contentsOfFile: jsonl, encoding: .utf8))
+    #expect(Set(lines.compactMap { $0["input"] as? String }) == Set(inputs))
+    #expect(lines.allSatisfy { $0["ok"] as? Bool == true })
+  }
+
   /// A URL input is fetched under the service's address policy: refused by default (loopback
   /// is private), fetched when ARTWORK_PRIVATE_SOURCES allows it, with the URL in `source`.
   @Test func urlInputsFollowTheServiceAddressPolicy() async throws {
