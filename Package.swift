@@ -56,6 +56,6 @@ let package = Package(
         "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "SafeFetch",
         "Storage", "HTTP", "TestSupport",
       ],
-      exclude: ["Browser/Fixtures", "Fetch/Fixtures", "Service/Fixtures"]),
+      exclude: ["Browser/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures", "Service/Fixtures"]),
   ]
 )

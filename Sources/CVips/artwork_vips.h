@@ -31,6 +31,39 @@ static inline VipsImage *artwork_vips_open(VipsSource *source) {
                                     VIPS_FAIL_ON_ERROR, NULL);
 }
 
+/// Opens a JPEG decoding at 1/`shrink` (1, 2, 4 or 8: libjpeg's DCT scaling), in order.
+static inline VipsImage *artwork_vips_open_jpeg_shrunk(VipsSource *source, int shrink) {
+  return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                    VIPS_FAIL_ON_ERROR, "shrink", shrink, NULL);
+}
+
+/// Opens a WebP decoding at `scale` (libwebp's scaled decoding), in order.
+static inline VipsImage *artwork_vips_open_webp_scaled(VipsSource *source, double scale) {
+  return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                    VIPS_FAIL_ON_ERROR, "scale", scale, NULL);
+}
+
+/// Box-filter shrink by integer factors (each output pixel the mean of a block): a cheap preview.
+static inline int artwork_vips_shrink(VipsImage *in, VipsImage **out, int factor) {
+  return vips_shrink(in, out, (double)factor, (double)factor, NULL);
+}
+
+/// The `width` x `height` area at (`left`, `top`).
+static inline int artwork_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top,
+                                            int width, int height) {
+  return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+/// Where libvips' attention strategy finds the centre of interest for a `width` x `height`
+/// crop of `in` (the crop itself is dropped).
+static inline int artwork_vips_attention(VipsImage *in, int width, int height, int *x, int *y) {
+  VipsImage *crop = NULL;
+  int status = vips_smartcrop(in, &crop, width, height, "interesting", VIPS_INTERESTING_ATTENTION,
+                              "attention_x", x, "attention_y", y, NULL);
+  if (crop) g_object_unref(crop);
+  return status;
+}
+
 /// Shrink-on-load thumbnail of the first page, autorotated, imported to sRGB. `crop` is a
 /// VipsInteresting (NONE fits inside the box), `size` a VipsSize.
 static inline int artwork_vips_thumbnail(VipsSource *source, VipsImage **out, int width,
@@ -63,6 +96,11 @@ static inline int artwork_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
 
 static inline int artwork_vips_colourspace_srgb(VipsImage *in, VipsImage **out) {
   return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+/// sRGB to scRGB (linear light, float) and back, for resampling in linear light.
+static inline int artwork_vips_colourspace_scrgb(VipsImage *in, VipsImage **out) {
+  return vips_colourspace(in, out, VIPS_INTERPRETATION_scRGB, NULL);
 }
 
 static inline int artwork_vips_cast_uchar(VipsImage *in, VipsImage **out) {

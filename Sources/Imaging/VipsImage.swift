@@ -29,6 +29,8 @@ final class VipsImage {
   var bands: Int { Int(vips_image_get_bands(pointer)) }
   /// Whether the last band is alpha, by libvips' rule (2 bands grey, 4 bands sRGB, ...).
   var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+  /// The EXIF orientation, 1 (upright) to 8.
+  var orientation: Int { Int(vips_image_get_orientation(pointer)) }
   /// Whether the EXIF orientation (5...8) swaps width and height on autorotation.
   var orientationSwapsSides: Bool { vips_image_get_orientation_swap(pointer) != 0 }
   /// Whether an ICC profile is attached.
@@ -103,6 +105,11 @@ final class VipsImage {
     return image
   }
 
+  /// Linear light (scRGB, float samples), from sRGB: what resampling should average.
+  func toLinear() throws(ArtworkError) -> VipsImage {
+    try apply("vips_colourspace") { artwork_vips_colourspace_scrgb(pointer, $0) }
+  }
+
   /// Bands `first..<first+count`.
   func bands(_ first: Int, count: Int) throws(ArtworkError) -> VipsImage {
     try apply("vips_extract_band") {
@@ -113,6 +120,34 @@ final class VipsImage {
   /// This image with one more band of constant `value` (an opaque alpha: 255).
   func appendingBand(_ value: Double) throws(ArtworkError) -> VipsImage {
     try apply("vips_bandjoin_const1") { artwork_vips_bandjoin_const1(pointer, $0, value) }
+  }
+
+  /// The `size` area whose top left corner is `origin`.
+  func cropped(x: Int, y: Int, size: PixelSize) throws(ArtworkError) -> VipsImage {
+    try apply("vips_extract_area") {
+      artwork_vips_extract_area(
+        pointer, $0, Int32(x), Int32(y), Int32(size.width), Int32(size.height))
+    }
+  }
+
+  /// The centre of interest libvips' attention strategy finds for a crop of `size` (decodes the
+  /// pixels: call on a small picture).
+  func attentionCentre(for size: PixelSize) throws(ArtworkError) -> (x: Int, y: Int) {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    guard
+      artwork_vips_attention(pointer, Int32(size.width), Int32(size.height), &x, &y) == 0
+    else {
+      throw Vips.failure(
+        .unprocessableImage, "The image could not be decoded.", call: "vips_smartcrop")
+    }
+    return (Int(x), Int(y))
+  }
+
+  /// Shrunk by an integer `factor` with a box filter (each pixel the mean of a block): a cheap
+  /// preview, not an output.
+  func shrunk(by factor: Int) throws(ArtworkError) -> VipsImage {
+    try apply("vips_shrink") { artwork_vips_shrink(pointer, $0, Int32(factor)) }
   }
 
   /// Scales by separate horizontal and vertical factors.

@@ -41,6 +41,24 @@ final class VipsSource {
     return VipsImage(owning: image, keepAlive: self)
   }
 
+  /// `open`, decoding at a fraction of the full size for formats that can (JPEG at 1/2, 1/4 or
+  /// 1/8 by DCT scaling, WebP by scaled decoding); `shrink` 1 is `open`.
+  func open(format: ImageFormat, shrink: Int) throws(ArtworkError) -> VipsImage {
+    guard shrink > 1 else { return try open() }
+    let image: UnsafeMutablePointer<CVips.VipsImage>? =
+      switch format {
+      case .jpeg: artwork_vips_open_jpeg_shrunk(pointer, Int32(shrink))
+      case .webp: artwork_vips_open_webp_scaled(pointer, 1 / Double(shrink))
+      default: artwork_vips_open(pointer)
+      }
+    guard let image else {
+      throw Vips.failure(
+        .unprocessableImage, "The image header could not be read.",
+        call: "vips_image_new_from_source")
+    }
+    return VipsImage(owning: image, keepAlive: self)
+  }
+
   /// How `thumbnail` fits the picture to its box.
   enum Fit {
     /// Cover the box and crop the overflow around the most interesting part (libvips attention).

@@ -114,7 +114,8 @@ func runCeiling(_ options: Options) async {
   let seconds = options.double("seconds", 10)
   let maxRequests = options.int("max-requests", .max)
   guard let shape = Shape(rawValue: options.text("shape", "poster")) else { fail("bad --shape") }
-  let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400))
+  let crop: CropMode = options.text("crop", "attention") == "centre" ? .centre : .attention
+  let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400), crop: crop)
   // Same pool and limits as the service's defaults (ARTWORK_QUEUE=64, 2 MB, 40 MP).
   let processor = ArtworkProcessor(
     pool: BlockingPool<Void>(name: "artwork-img", threads: workers, queueLimit: 64),
