@@ -1,4 +1,5 @@
 import ArtworkCore
+import HTTP
 import Synchronization
 
 /// Recently served artwork kept in memory, so that a popular image is not read from storage on
@@ -11,6 +12,8 @@ import Synchronization
 final class HotImageCache: Sendable {
   private struct Entry {
     var bytes: [UInt8]
+    /// The header fields of its 200 answer, built once.
+    var headers: HTTPHeaders
     var storedAt: ContinuousClock.Instant
     var lastUse: UInt64
   }
@@ -39,6 +42,13 @@ final class HotImageCache: Sendable {
   /// The object's bytes if cached and not expired. A hit is counted; a miss too unless
   /// `countingMiss` is false (a first look that another will repeat before storage is read).
   func bytes(_ key: ArtworkKey, countingMiss: Bool = true) -> [UInt8]? {
+    image(key, countingMiss: countingMiss)?.bytes
+  }
+
+  /// `bytes`, with the header fields kept with them: a hot image's answer builds nothing.
+  func image(_ key: ArtworkKey, countingMiss: Bool = true) -> (
+    bytes: [UInt8], headers: HTTPHeaders
+  )? {
     let found = lookUp(key)
     if found != nil {
       hits.add(1, ordering: .relaxed)
@@ -48,7 +58,7 @@ final class HotImageCache: Sendable {
     return found
   }
 
-  private func lookUp(_ key: ArtworkKey) -> [UInt8]? {
+  private func lookUp(_ key: ArtworkKey) -> (bytes: [UInt8], headers: HTTPHeaders)? {
     guard budget > 0 else { return nil }
     let now = ContinuousClock.now
     return state.withLock { state in
@@ -61,19 +71,20 @@ final class HotImageCache: Sendable {
       state.tick += 1
       entry.lastUse = state.tick
       state.entries[key] = entry
-      return entry.bytes
+      return (entry.bytes, entry.headers)
     }
   }
 
   /// Keeps `bytes` for `key`, evicting the least recently used entries to stay within budget.
   /// Objects larger than an eighth of the budget are not kept: they would evict too much.
-  func insert(_ key: ArtworkKey, _ bytes: [UInt8]) {
+  func insert(_ key: ArtworkKey, _ bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders()) {
     guard budget > 0, bytes.count <= budget / 8 else { return }
     let now = ContinuousClock.now
     state.withLock { state in
       if let old = state.entries[key] { state.totalBytes -= old.bytes.count }
       state.tick += 1
-      state.entries[key] = Entry(bytes: bytes, storedAt: now, lastUse: state.tick)
+      state.entries[key] = Entry(
+        bytes: bytes, headers: headers, storedAt: now, lastUse: state.tick)
       state.totalBytes += bytes.count
       while state.totalBytes > budget,
         let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })

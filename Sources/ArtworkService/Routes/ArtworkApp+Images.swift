@@ -10,7 +10,9 @@ extension ArtworkApp {
     guard let key = ArtworkKey(fileName: name) else {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
-    if let cached = hotImages.bytes(key) { return imageResponse(key, cached, request) }
+    if let cached = hotImages.image(key) {
+      return imageResponse(key, cached.bytes, request, headers: cached.headers)
+    }
     if isNotModified(request, key) {
       // A 304 still needs proof that the object exists: ids are public, objects may be expired.
       guard try await storage.head(key) != nil else {
@@ -23,8 +25,9 @@ extension ArtworkApp {
     }
     // Small objects arrive whole with the first read: answer them in one piece, and keep them.
     if let complete = object.complete {
-      hotImages.insert(key, complete)
-      return imageResponse(key, complete, request)
+      let headers = imageHeaders(key, body: true)
+      hotImages.insert(key, complete, headers: headers)
+      return imageResponse(key, complete, request, headers: headers)
     }
     return HTTPResponse(
       status: 200, headers: imageHeaders(key, body: true),
@@ -35,19 +38,20 @@ extension ArtworkApp {
   /// hot-image cache; nil otherwise (`serveImage` answers, errors included).
   func rememberedImage(_ request: HTTPRequest) -> HTTPResponse? {
     guard let key = ArtworkKey(fileName: request.pathParameters["name"] ?? ""),
-      let cached = hotImages.bytes(key, countingMiss: false)
+      let cached = hotImages.image(key, countingMiss: false)
     else { return nil }
-    return imageResponse(key, cached, request)
+    return imageResponse(key, cached.bytes, request, headers: cached.headers)
   }
 
-  /// 200 with the object's bytes, or 304 when the client holds them already.
-  private func imageResponse(_ key: ArtworkKey, _ bytes: [UInt8], _ request: HTTPRequest)
-    -> HTTPResponse
-  {
+  /// 200 with the object's bytes and `headers` (its 200 fields, built when it was cached), or
+  /// 304 when the client holds them already.
+  private func imageResponse(
+    _ key: ArtworkKey, _ bytes: [UInt8], _ request: HTTPRequest, headers: HTTPHeaders
+  ) -> HTTPResponse {
     if isNotModified(request, key) {
       return HTTPResponse(status: 304, headers: imageHeaders(key, body: false), body: .empty)
     }
-    return HTTPResponse(status: 200, headers: imageHeaders(key, body: true), body: .bytes(bytes))
+    return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
   }
 
   private func isNotModified(_ request: HTTPRequest, _ key: ArtworkKey) -> Bool {

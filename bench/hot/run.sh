@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Hosted-image GETs from memory (issue 11): `GET /v1/images/{id}.jpg` of a 400x600 poster held in
+# the service's hot-image cache, against nginx (Debian) serving the same file from its page
+# cache, with wrk (one thread, keep-alive) at each concurrency, in alternating rounds.
+# Usage: bench/hot/run.sh [SECONDS per measurement, default 8]
+#   CONCURRENCIES="32" (default)   ROUNDS=2   COMPARE_WITH=/path/to/other/artwork (optional)
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+trap cleanup EXIT
+DURATION=${1:-8}
+CONCURRENCIES=${CONCURRENCIES:-"32"}
+ROUNDS=${ROUNDS:-2}
+need_tool wrk wrk
+need_tool nginx nginx
+build_release
+make_photos
+
+start_service ARTWORK_STORAGE="$WORK/store"
+SERVICE_PORT=$PORT
+OTHER_PORT=""
+if [ -n "${COMPARE_WITH:-}" ]; then
+  ARTWORK=$COMPARE_WITH start_service ARTWORK_STORAGE="$WORK/store-other"
+  OTHER_PORT=$PORT
+  OTHER_ANSWER=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
+    "http://127.0.0.1:$OTHER_PORT/v1/artwork?shape=poster&size=400")
+  # Another build may frame differently: its image has its own name.
+  OTHER_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$OTHER_ANSWER")
+fi
+ANSWER=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
+  "http://127.0.0.1:$SERVICE_PORT/v1/artwork?shape=poster&size=400")
+IMAGE_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$ANSWER")
+mkdir -p "$WORK/www/v1/images"
+curl -s -o "$WORK/www$IMAGE_PATH" "http://127.0.0.1:$SERVICE_PORT$IMAGE_PATH"
+echo "image: $IMAGE_PATH, $(stat -c %s "$WORK/www$IMAGE_PATH") bytes"
+
+NGINX_PORT=$(free_port)
+# nginx workers run as nobody: let them read the scratch directory.
+chmod -R a+rX "$WORK"
+cat >"$WORK/nginx.conf" <<CONF
+worker_processes auto;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { image/jpeg jpg; }
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $WORK/www;
+    add_header Cache-Control "public, max-age=31536000, immutable";
+  }
+}
+CONF
+nginx -c "$WORK/nginx.conf" -p "$WORK" &
+track $!
+wait_http "http://127.0.0.1:$NGINX_PORT$IMAGE_PATH"
+
+# wrk's summary as one JSON line.
+cat >"$WORK/report.lua" <<'LUA'
+response = function(status, headers, body)
+  if status ~= 200 and not shown then shown = true; io.stderr:write("first non-200: " .. status .. " " .. body:sub(1, 200) .. "\n") end
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"rate": %.1f, "failures": %d, "non_2xx": %d, "p99_us": %d}\n',
+    summary.requests / (summary.duration / 1e6), e.connect + e.read + e.write + e.timeout,
+    e.status, latency:percentile(99)))
+end
+LUA
+run_wrk() {
+  local path=$IMAGE_PATH
+  [ "$1" != "${OTHER_PORT:-}" ] || path=$OTHER_PATH
+  wrk -t1 -c"$2" -d"${DURATION}s" -s "$WORK/report.lua" "http://127.0.0.1:$1$path" | tail -1
+}
+
+# Warm both: the service's hot-image cache, nginx's page cache, both allocators.
+run_wrk "$SERVICE_PORT" 32 >/dev/null
+run_wrk "$NGINX_PORT" 32 >/dev/null
+[ -z "$OTHER_PORT" ] || run_wrk "$OTHER_PORT" 32 >/dev/null
+declare -A RESULT
+for round in $(seq "$ROUNDS"); do
+  for c in $CONCURRENCIES; do
+    RESULT[artwork,$c,$round]=$(run_wrk "$SERVICE_PORT" "$c")
+    RESULT[nginx,$c,$round]=$(run_wrk "$NGINX_PORT" "$c")
+    RESULT[other,$c,$round]='{"rate": 0}'
+    [ -z "$OTHER_PORT" ] || RESULT[other,$c,$round]=$(run_wrk "$OTHER_PORT" "$c")
+    echo "round $round c=$c artwork ${RESULT[artwork,$c,$round]} nginx ${RESULT[nginx,$c,$round]} other ${RESULT[other,$c,$round]}"
+  done
+done
+echo
+echo "| round | concurrency | artwork (req/s) | nginx (req/s) | ratio | COMPARE_WITH (req/s) | its ratio |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for round in $(seq "$ROUNDS"); do
+  for c in $CONCURRENCIES; do
+    python3 - "$round" "$c" "${RESULT[artwork,$c,$round]}" "${RESULT[nginx,$c,$round]}" \
+      "${RESULT[other,$c,$round]}" <<'PY'
+import json, sys
+round, c = sys.argv[1], sys.argv[2]
+a, n, o = (json.loads(x) for x in sys.argv[3:6])
+for r in (a, n) + ((o,) if o["rate"] else ()):
+    assert r["failures"] == 0 and r["non_2xx"] == 0, r
+other = f"{o['rate']:.0f} | {o['rate'] / n['rate']:.2f}" if o["rate"] else "- | -"
+print(f"| {round} | {c} | {a['rate']:.0f} | {n['rate']:.0f} | {a['rate'] / n['rate']:.2f} | {other} |")
+PY
+  done
+done
