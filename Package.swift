@@ -31,6 +31,13 @@ let package = Package(
       name: "ArtworkService",
       dependencies: [
         "HTTP", "ThumbHashCodec", "ArtworkCore", "Imaging", "SafeFetch", "Storage", "CurlClient",
+      ],
+      // The page, its assets and the OpenAPI document, compiled into the binary as byte arrays
+      // (`PackageResources`): nothing to install beside the executable, no `Bundle.module`.
+      resources: [
+        .embedInCode("Resources/index.html"), .embedInCode("Resources/page.css"),
+        .embedInCode("Resources/page.js"), .embedInCode("Resources/icon.svg"),
+        .embedInCode("Resources/openapi.json"),
       ]),
     .target(
       name: "ArtworkCLI",

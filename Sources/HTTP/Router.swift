@@ -74,6 +74,12 @@ public struct Router: Sendable {
         immediate: immediate, handler: handler))
   }
 
+  /// Every route as its method and pattern (`GET /v1/images/{name}`), in the order added: what
+  /// a description of the API must list (GET routes answer HEAD too).
+  var table: [(method: HTTPMethod, pattern: String)] {
+    routes.map { ($0.method, $0.pattern.text) }
+  }
+
   /// Finds the route for `method` and the decoded path `segments`.
   func resolve(_ method: HTTPMethod, _ segments: [String]) -> Resolution {
     var allowed: [String] = []
