@@ -63,6 +63,8 @@ let package = Package(
         "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "SafeFetch",
         "Storage", "HTTP", "TestSupport",
       ],
-      exclude: ["Browser/Fixtures", "Fetch/Fixtures", "Service/Fixtures"]),
+      exclude: [
+        "Browser/Fixtures", "Contract/Fixtures", "Fetch/Fixtures", "Service/Fixtures",
+      ]),
   ]
 )
