@@ -81,7 +81,8 @@ import Testing
     #expect(check["summary"] as? String == "A phone would not load this image.")
     let rules = try #require(check["rules"] as? [[String: Any]])
     let verdicts = Dictionary(
-      rules.map { ($0["rule"] as? String ?? "", $0["ok"] as? Bool ?? true) }) { $1 }
+      rules.map { ($0["rule"] as? String ?? "", $0["ok"] as? Bool ?? true) }
+    ) { $1 }
     #expect(verdicts["https"] == false && verdicts["public_address"] == false, "\(rules)")
     #expect(rules.count >= 8, "\(rules)")
     #expect((check["advice"] as? [String])?.isEmpty == false)
@@ -98,13 +99,15 @@ import Testing
     #expect(phone["inner"] == 390 && (phone["scroll"] ?? 999) <= 390, "\(phone)")
 
     // The policy let the page do all this: nothing refused.
+    #expect((seen["violations"] as? [String])?.isEmpty == true, "\(seen["violations"] ?? "")")
     let console = seen["console"] as? [String] ?? []
     #expect(
       !console.contains { $0.contains("Content Security Policy") || $0.contains("Refused to") },
       "\(console)")
     for name in ["page.png", "page-phone.png"] {
-      let size = try FileManager.default.attributesOfItem(
-        atPath: docs.appendingPathComponent(name).path)[.size] as? Int
+      let size =
+        try FileManager.default.attributesOfItem(
+          atPath: docs.appendingPathComponent(name).path)[.size] as? Int
       #expect((size ?? 0) > 10_000, "\(name)")
     }
   }

@@ -72,6 +72,13 @@ def make_artwork(driver):
 result = {}
 driver = chromium(console=True)
 try:
+    # Every policy violation recorded as it happens (DevTools-injected, so not itself subject to
+    # the page's policy), besides what the console says.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        window.cspViolations = [];
+        document.addEventListener('securitypolicyviolation', (event) => window.cspViolations.push(
+            `${event.violatedDirective} ${event.blockedURI}`));
+    """})
     driver.get(service + "/")
     result["title"] = driver.title
     result["token_panel_at_first"] = driver.find_element(By.ID, "token-panel").is_displayed()
@@ -137,6 +144,7 @@ try:
         "width": 390, "height": min(phone_height, 2400), "deviceScaleFactor": 1, "mobile": True})
     driver.save_screenshot(phone_screenshot)
 
+    result["violations"] = driver.execute_script("return window.cspViolations")
     result["console"] = [entry["message"] for entry in driver.get_log("browser")]
     emit(result)
 finally:
