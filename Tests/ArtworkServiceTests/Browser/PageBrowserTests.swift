@@ -72,6 +72,10 @@ import Testing
       (rendered.last?["src"] as? String)?.hasPrefix("/v1/thumbhash/") == true, "\(rendered)")
     #expect((seen["facts"] as? String)?.contains("400 × 600 jpeg") == true, "\(seen)")
 
+    // The hash pasted draws its placeholder, portrait like the poster.
+    let decoded = try #require(seen["decoded"] as? [Int], "\(seen)")
+    #expect(decoded.count == 2 && decoded[0] > 0 && decoded[1] > decoded[0], "\(decoded)")
+
     // A URL on a loopback origin that ARTWORK_PRIVATE_SOURCES allows.
     let fromURL = try #require(seen["from_url"] as? [String: Any], "\(seen)")
     #expect((fromURL["image_url"] as? String)?.hasPrefix("\(service)/v1/images/") == true)

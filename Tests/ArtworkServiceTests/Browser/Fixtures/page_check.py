@@ -124,6 +124,17 @@ try:
         "advice": [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#check-advice li")],
     }
 
+    # The hash pasted: its placeholder drawn from GET /v1/thumbhash/{hash}.png.
+    driver.find_element(By.ID, "decode-hash").send_keys(result["fields"]["image_thumbhash"])
+    driver.find_element(By.CSS_SELECTOR, "#decode-form button").click()
+    visible(driver, "thumbhash-result")
+    result["decoded"] = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const img = document.getElementById('thumbhash-image');
+        img.decode().then(() => done([img.naturalWidth, img.naturalHeight]),
+                          (error) => done(String(error)));
+    """)
+
     # A file over the limit, hashed: the 413's detail and request id.
     driver.find_element(By.ID, "hash-file").send_keys(big.name)
     driver.find_element(By.CSS_SELECTOR, "#hash-form button").click()
