@@ -23,9 +23,12 @@ extension ArtworkApp {
     return ArtworkApp.fileResponse(file, request)
   }
 
-  /// `GET /openapi.json`.
+  /// `GET /openapi.json`: public, so readable by tools on any origin (an API explorer, a client
+  /// generator in a browser), whatever `ARTWORK_CORS_ORIGINS` says about calling the API.
   func openAPIDocument(_ request: HTTPRequest) -> HTTPResponse {
-    ArtworkApp.fileResponse(EmbeddedFile.openAPI, request)
+    var response = ArtworkApp.fileResponse(EmbeddedFile.openAPI, request)
+    response.headers.set("Access-Control-Allow-Origin", "*")
+    return response
   }
 
   /// The page's policy. Hosted images come from `ARTWORK_PUBLIC_URL`, which may be another

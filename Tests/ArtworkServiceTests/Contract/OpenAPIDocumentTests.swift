@@ -119,6 +119,7 @@ import Testing
       #expect(answer.status == 200)
       #expect(answer.header("Content-Type") == "application/json")
       #expect(answer.body == Array(try Data(contentsOf: file)))
+      #expect(answer.header("Access-Control-Allow-Origin") == "*")
       let etag = try #require(answer.header("ETag"))
       let again = try await service.get("/openapi.json", headers: [("If-None-Match", etag)])
       #expect(again.status == 304)
