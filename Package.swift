@@ -31,6 +31,13 @@ let package = Package(
       name: "ArtworkService",
       dependencies: [
         "HTTP", "ThumbHashCodec", "ArtworkCore", "Imaging", "SafeFetch", "Storage", "CurlClient",
+      ],
+      // The page, its assets and the OpenAPI document, compiled into the binary as byte arrays
+      // (`PackageResources`): nothing to install beside the executable, no `Bundle.module`.
+      resources: [
+        .embedInCode("Resources/index.html"), .embedInCode("Resources/page.css"),
+        .embedInCode("Resources/page.js"), .embedInCode("Resources/icon.svg"),
+        .embedInCode("Resources/openapi.json"),
       ]),
     .target(
       name: "ArtworkCLI",
@@ -56,6 +63,9 @@ let package = Package(
         "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "SafeFetch",
         "Storage", "HTTP", "TestSupport",
       ],
-      exclude: ["Browser/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures", "Service/Fixtures"]),
+      exclude: [
+        "Browser/Fixtures", "Contract/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures",
+        "Service/Fixtures",
+      ]),
   ]
 )

@@ -5,7 +5,7 @@
 /// only (library messages, paths, addresses of our own infrastructure).
 public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, as a class of failure; each kind has one HTTP status.
-  public enum Kind: String, Sendable, Equatable {
+  public enum Kind: String, Sendable, Equatable, CaseIterable {
     case badRequest = "bad-request"
     case unauthorized
     case forbiddenAddress = "forbidden-address"

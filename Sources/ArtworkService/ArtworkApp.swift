@@ -106,6 +106,11 @@ public final class ArtworkApp: Sendable {
     }
     router.add(.get, "/readyz", handler(readiness))
     router.add(.get, "/metrics") { [self] _ in metricsResponse() }
+    router.add(.get, "/openapi.json") { [self] in openAPIDocument($0) }
+    if config.ui {
+      router.add(.get, "/") { [self] in page($0) }
+      router.add(.get, "/assets/{name}", handler(pageAsset))
+    }
     return router
   }
 }

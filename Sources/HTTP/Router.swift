@@ -74,7 +74,8 @@ public struct Router: Sendable {
         immediate: immediate, handler: handler))
   }
 
-  /// Every route's method and pattern as written, in the order added.
+  /// Every route as its method and pattern (`GET /v1/images/{name}`), in the order added: what
+  /// a description of the API must list (GET routes answer HEAD too).
   public var routes: [(method: HTTPMethod, pattern: String)] {
     table.map { ($0.method, $0.pattern.text) }
   }

@@ -157,6 +157,10 @@ extension ServiceConfig {
       "ARTWORK_IMAGE_CACHE_BYTES", "33554432",
       "Memory for recently served images (immutable, so always safe to reuse); `0` turns it off."
     ),
+    (
+      "ARTWORK_UI", "1",
+      "`0` turns off the page for people at `/` (then a 404); `/openapi.json` is served either way."
+    ),
     ("ARTWORK_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error` (JSON lines on stderr)."),
   ]
 

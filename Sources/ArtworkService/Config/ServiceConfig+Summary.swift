@@ -11,6 +11,13 @@ extension ServiceConfig {
     "\(publicURL)/v1/images/\(fileName)"
   }
 
+  /// The origin (`scheme://host[:port]`) of hosted image URLs.
+  var publicOrigin: String {
+    let afterScheme = publicURL.range(of: "://").map(\.upperBound) ?? publicURL.startIndex
+    let slash = publicURL[afterScheme...].firstIndex(of: "/") ?? publicURL.endIndex
+    return String(publicURL[..<slash])
+  }
+
   /// The effective settings as log fields for the start-up line. Secrets are never included:
   /// tokens and S3 keys appear as counts or presence only.
   public var summary: [String: LogValue] {
@@ -31,6 +38,7 @@ extension ServiceConfig {
       "shutdown_grace_ms": .int(Self.milliseconds(shutdownGrace)),
       "max_connections": .int(maxConnections),
       "image_cache_bytes": .int(imageCacheBytes),
+      "ui": .bool(ui),
       "log_level": .string(logLevel.rawValue),
     ]
     if let caFile { fields["ca_file"] = .string(caFile) }

@@ -75,6 +75,8 @@ public struct ServiceConfig: Sendable {
   var bodyMemory: Int
   /// Bytes of recently served images kept in memory (0 turns the cache off).
   var imageCacheBytes: Int
+  /// Whether the page for people is served at `/` (`ARTWORK_UI`); `/openapi.json` always is.
+  var ui: Bool
   /// The least severe level written (`ARTWORK_LOG_LEVEL`).
   public var logLevel: LogLevel
   /// Settings that work but will probably not do what the operator wants (log them at start-up).
@@ -178,6 +180,7 @@ public struct ServiceConfig: Sendable {
       "ARTWORK_DISCARD_BYTES", default: 64 << 20, range: 0...(1 << 40))
     bodyMemory = reader.integer(
       "ARTWORK_BODY_MEMORY", default: 256 << 20, range: (1 << 20)...(1 << 40))
+    ui = reader.boolean("ARTWORK_UI", default: true)
     logLevel = reader.value(
       "ARTWORK_LOG_LEVEL", default: .info, accepted: "expected debug, info, warn or error",
       LogLevel.init(name:))

@@ -56,6 +56,12 @@ struct ContentDocument: Sendable {
     self.members = members
     let value = { (key: String) in members.first { $0.key == key }?.value }
 
+    switch value("template") {
+    case nil, .string: break
+    default:
+      throw ArtworkError(
+        .unprocessableContent, "template must be a string (the relay's template name).")
+    }
     let sent = Self.imageFields.filter { value($0) != nil }
     if !sent.isEmpty, case .string(let template) = value("template"),
       !Self.imageTemplates.contains(template)

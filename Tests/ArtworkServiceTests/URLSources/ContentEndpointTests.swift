@@ -143,6 +143,7 @@ import Testing
     (#"{"image_url":"https://a.example/p.jpg","image_shape":"banner"}"#, 422),
     (#"{"image_url":"https://a.example/p.jpg","image_shape":2}"#, 422),
     (#"{"image_url":42}"#, 422), (#"{"image_url":"x","image_thumbhash":[]}"#, 422),
+    (#"{"template":{},"image_url":null}"#, 422),
     (#"["not", "an object"]"#, 400), (#"{"a":1,"a":2}"#, 400), ("{", 400),
   ])
   func malformedDocumentsAreRefused(sent: String, status: Int) async throws {

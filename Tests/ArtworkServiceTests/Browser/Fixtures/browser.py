@@ -11,9 +11,12 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 
-def chromium(width=1200, height=900):
+def chromium(width=1200, height=900, console=False):
+    """Headless Chromium; with `console`, what pages log is kept (`driver.get_log("browser")`)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
+    if console:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for flag in [
         "--headless=new",
         "--no-sandbox",  # the tests run as root
