@@ -77,3 +77,23 @@ public enum ImagePipeline {
     try thumbnailPixels(input[...], limits: limits)
   }
 }
+
+extension ImagePipeline {
+  /// The decode floor, for benchmarks: `input` decoded into memory at the shrink-on-load that
+  /// framing to `options` would choose, and nothing else (no crop, resize, colour or encode).
+  /// Answers the decoded size and the shrink.
+  public static func decodeFloor(_ input: ArraySlice<UInt8>, options: ArtworkOptions)
+    throws(ArtworkError) -> (width: Int, height: Int, shrink: Int)
+  {
+    let format = try sniff(input)
+    let source = try VipsSource(borrowing: input)
+    let info = try readHeader(source, format: format, byteCount: input.count, limits: .standard)
+    let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
+    let shrink =
+      [.jpeg, .webp].contains(format)
+      ? FrameGeometry.shrinkOnLoad(
+        source: PixelSize(width: info.width, height: info.height), output: output) : 1
+    let image = try source.open(format: format, shrink: shrink).copyMemory()
+    return (image.width, image.height, shrink)
+  }
+}

@@ -154,10 +154,52 @@ func runCeiling(_ options: Options) async {
   ])
 }
 
+/// `floor`: the decode floor, decoding alone at the shrink-on-load framing would choose, on a
+/// pool of the service's size, at `concurrency`: what no framing path can beat.
+func runFloor(_ options: Options) async {
+  Runtime.initialize()
+  let images = bodies(options).map { ArraySlice($0) }
+  guard !images.isEmpty else { fail("floor needs --body FILE") }
+  let workers = options.int("workers", ProcessInfo.processInfo.activeProcessorCount)
+  let concurrency = options.int("concurrency", 4)
+  let seconds = options.double("seconds", 10)
+  guard let shape = Shape(rawValue: options.text("shape", "poster")) else { fail("bad --shape") }
+  let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400))
+  let pool = BlockingPool<Void>(name: "artwork-img", threads: workers, queueLimit: 64)
+  let counter = Counter()
+  let shrink = Counter()
+  let start = ContinuousClock.now
+  let deadline = start + .seconds(seconds)
+  await withTaskGroup(of: Void.self) { group in
+    for _ in 0..<concurrency {
+      group.addTask {
+        while ContinuousClock.now < deadline {
+          let number = counter.next()
+          let image = images[number % images.count]
+          let decoded = try? await pool.run { () throws(ArtworkError) in
+            try ImagePipeline.decodeFloor(image, options: artworkOptions)
+          }
+          if number == 0, let decoded { for _ in 1..<decoded.shrink { _ = shrink.next() } }
+        }
+      }
+    }
+  }
+  let elapsed = start.duration(to: .now)
+  let elapsedSeconds =
+    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  printJSON([
+    ("mode", "floor"), ("requests", counter.value), ("seconds", elapsedSeconds),
+    ("rate", Double(counter.value) / elapsedSeconds), ("shrink", shrink.value + 1),
+    ("workers", workers),
+  ])
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "load": runLoad(Options(arguments.dropFirst()))
 case "ceiling": await runCeiling(Options(arguments.dropFirst()))
+case "floor": await runFloor(Options(arguments.dropFirst()))
 default:
-  fail("usage: artwork-bench load|ceiling --name value ... (see bench/artwork-bench/main.swift)")
+  fail(
+    "usage: artwork-bench load|ceiling|floor --name value ... (see bench/artwork-bench/main.swift)")
 }
