@@ -80,8 +80,15 @@ public final class ArtworkApp: Sendable {
       try checkCredentials(&head)
     }
     let upload = preflight { [self] (head) throws(ArtworkError) in try checkUploadHead(&head) }
-    let json = preflight { [self] (head) throws(ArtworkError) in try checkJSONHead(&head) }
-    let content = preflight { [self] (head) throws(ArtworkError) in try checkContentHead(&head) }
+    let json = preflight { [self] (head) throws(ArtworkError) in
+      try checkJSONHead(
+        &head, refusal: "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
+    }
+    let content = preflight { [self] (head) throws(ArtworkError) in
+      try checkJSONHead(
+        &head,
+        refusal: "Send the activity's content object as JSON, with Content-Type application/json.")
+    }
     let uploadLimit = maxUploadBodyBytes
     let tooLarge: @Sendable (Int?) -> String = { [self] in uploadTooLarge(declared: $0) }
     router.add(

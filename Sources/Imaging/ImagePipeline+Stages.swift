@@ -30,7 +30,9 @@ extension ImagePipeline {
     if let problem = FrameGeometry.sizeProblem(size, limits: limits) {
       throw ArtworkError(.unprocessableImage, problem)
     }
-    return SourceInfo(format: format, width: size.width, height: size.height, bytes: byteCount)
+    return SourceInfo(
+      format: format, width: size.width, height: size.height, bytes: byteCount,
+      hasAlpha: header.hasAlpha)
   }
 
   /// The lazily loading image of `source` (header parsed, no pixel decoded), its loader checked
@@ -92,8 +94,7 @@ extension ImagePipeline {
       throw ArtworkError(.unprocessableImage, problem)
     }
     do {
-      if [.jpeg, .webp, .png].contains(info.format), try !open(source, format: info.format).hasAlpha
-      {
+      if [.jpeg, .webp, .png].contains(info.format), !info.hasAlpha {
         return try frameCroppingFirst(
           source, info: info, output: output, crop: crop, deadline: deadline)
       }
@@ -113,8 +114,7 @@ extension ImagePipeline {
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode, deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture {
     let sourceSize = PixelSize(width: info.width, height: info.height)
-    let shrink =
-      info.format == .png ? 1 : FrameGeometry.shrinkOnLoad(source: sourceSize, output: output)
+    let shrink = shrinkOnLoad(info, output: output)
     var decoded = try source.open(format: info.format, shrink: shrink).limited(by: deadline)
     if decoded.orientation != 1 {
       // Turning needs the pixels in any order; a load reads them once, top to bottom.
@@ -166,6 +166,15 @@ extension ImagePipeline {
       x: Double(origin.x) * toSource.0, y: Double(origin.y) * toSource.1,
       width: Double(cropSize.width) * toSource.0, height: Double(cropSize.height) * toSource.1)
     return FramedPicture(image: image, region: region, shrink: shrink)
+  }
+
+  /// The shrink-on-load factor for framing `info` to `output`: the largest that keeps a margin
+  /// (`FrameGeometry.shrinkOnLoad`) for the formats that decode scaled (JPEG, WebP); 1 for the
+  /// others.
+  static func shrinkOnLoad(_ info: SourceInfo, output: PixelSize) -> Int {
+    guard [.jpeg, .webp].contains(info.format) else { return 1 }
+    return FrameGeometry.shrinkOnLoad(
+      source: PixelSize(width: info.width, height: info.height), output: output)
   }
 
   /// The longest side of the preview the attention decision is made on, at most: libvips'

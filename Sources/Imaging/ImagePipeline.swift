@@ -89,10 +89,7 @@ extension ImagePipeline {
     let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: .standard)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
-    let shrink =
-      [.jpeg, .webp].contains(format)
-      ? FrameGeometry.shrinkOnLoad(
-        source: PixelSize(width: info.width, height: info.height), output: output) : 1
+    let shrink = shrinkOnLoad(info, output: output)
     let image = try source.open(format: format, shrink: shrink).copyMemory()
     return (image.width, image.height, shrink)
   }

@@ -8,4 +8,6 @@ public struct SourceInfo: Sendable, Hashable {
   public var height: Int
   /// Size of the source in bytes.
   public var bytes: Int
+  /// Whether the header declares an alpha band (framing picks its path by it).
+  var hasAlpha = false
 }

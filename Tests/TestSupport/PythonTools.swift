@@ -7,9 +7,10 @@ import Synchronization
 public enum PythonTools {
   private static let found = Mutex<[String: String]>([:])
 
-  /// The python of the venv `script` (a path under the repository, e.g. `scripts/quality`)
-  /// makes, installing it if need be.
-  public static func python(installedBy script: String) throws -> String {
+  /// What `script` (a path under the repository, e.g. `scripts/quality`) prints once it has
+  /// made its venv: a path in it (its python, or its bin directory). Runs the script the first
+  /// time a process asks; blocks while pip runs, so call it off the cooperative pool.
+  public static func install(_ script: String) throws -> String {
     try found.withLock { found in
       if let path = found[script] { return path }
       let install = Process()
@@ -22,13 +23,21 @@ public enum PythonTools {
       install.waitUntilExit()
       let path = String(decoding: output, as: UTF8.self)
         .trimmingCharacters(in: .whitespacesAndNewlines)
-      guard install.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: path)
-      else {
+      guard install.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
         throw PythonToolError("\(script) failed (python3 -m venv, then pip install from PyPI)")
       }
       found[script] = path
       return path
     }
+  }
+
+  /// The python of the venv `script` makes (the path it prints), installing it if need be.
+  public static func python(installedBy script: String) throws -> String {
+    let path = try install(script)
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw PythonToolError("\(script) printed \(path), which is not a python")
+    }
+    return path
   }
 
   /// Runs `script` (a path under the repository) with `arguments` on the python of `venv`;

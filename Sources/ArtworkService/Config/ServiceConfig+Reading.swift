@@ -69,17 +69,7 @@ extension ServiceConfig {
 
   /// `text` as a serialized origin (lower case, no default port, no path), or nil.
   static func origin(_ text: String) -> String? {
-    let lower = text.lowercased()
-    let scheme: String
-    if lower.hasPrefix("https://") {
-      scheme = "https"
-    } else if lower.hasPrefix("http://") {
-      scheme = "http"
-    } else {
-      return nil
-    }
-    let authority = lower.dropFirst(scheme.count + 3)
-    guard !authority.isEmpty,
+    guard let (scheme, authority) = splitHTTPScheme(text.lowercased()), !authority.isEmpty,
       authority.allSatisfy({
         $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0))
       })

@@ -22,22 +22,11 @@ extension ArtworkApp {
     }
   }
 
-  /// `POST /v1/check`: a JSON body.
-  func checkJSONHead(_ head: inout HTTPRequestHead) throws(ArtworkError) {
+  /// `POST /v1/check` and `POST /v1/content`: a JSON body, else 415 with `refusal`, which says
+  /// what the route takes.
+  func checkJSONHead(_ head: inout HTTPRequestHead, refusal: String) throws(ArtworkError) {
     guard (try? InputForm(contentType: head.headers["Content-Type"])) == .json else {
-      throw ArtworkError(
-        .unsupportedMediaType,
-        "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
-    }
-    head.attachment = InputForm.json
-  }
-
-  /// `POST /v1/content`: a JSON body (a Live Activity content object).
-  func checkContentHead(_ head: inout HTTPRequestHead) throws(ArtworkError) {
-    guard (try? InputForm(contentType: head.headers["Content-Type"])) == .json else {
-      throw ArtworkError(
-        .unsupportedMediaType,
-        "Send the activity's content object as JSON, with Content-Type application/json.")
+      throw ArtworkError(.unsupportedMediaType, refusal)
     }
     head.attachment = InputForm.json
   }

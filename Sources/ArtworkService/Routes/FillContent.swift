@@ -32,10 +32,7 @@ extension ArtworkApp {
           imageURL: config.imageURL(fileName: answer.fileName), thumbHash: answer.thumbHash)
       }
     }
-    var headers = HTTPHeaders()
-    headers.set("Content-Type", "application/json")
-    headers.set("Cache-Control", "no-store")
-    return HTTPResponse(status: 200, headers: headers, body: .bytes(filled))
+    return JSONResponse.make(200, text: filled)
   }
 
   /// `size` and `crop` from the query string (checked now, before the document is read); the

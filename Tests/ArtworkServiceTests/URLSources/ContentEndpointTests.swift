@@ -70,6 +70,27 @@ import Testing
     #expect(try origin.requests(target) == 1)
   }
 
+  /// A relay's sidecar in Python: urllib posts the push body and gets back the same bytes, the
+  /// artwork filled, exactly what our own client gets.
+  @Test func pythonUrllibGetsTheSameDocument() async throws {
+    let service = try await URLSourceFixture.allowing.value
+    let source = try URLSourceFixture.url("/image.jpg" + URLSourceFixture.unique())
+    let sent = Self.pushBody(source)
+    let script = """
+      import sys, urllib.request
+      request = urllib.request.Request(sys.argv[1], data=sys.argv[2].encode(), method="POST",
+                                       headers={"Content-Type": "application/json"})
+      with urllib.request.urlopen(request) as answer:
+          sys.stdout.write(str(answer.status) + "\\n" + answer.read().decode())
+      """
+    let result = try await ServiceProcess.runProgram(
+      "python3", ["-c", script, "http://127.0.0.1:\(service.port)/v1/content", sent])
+    #expect(result.status == 0, "\(result.error)")
+    let ours = try await Self.post(service, sent)
+    #expect(result.output == "200\n" + ours.text)
+    #expect(ours.text.contains("\"image_thumbhash\":") && !ours.text.contains(source))
+  }
+
   @Test func aMissingHashIsAddedAfterTheURLAndTheDefaultShapeIsSquare() async throws {
     let service = try await URLSourceFixture.allowing.value
     let source = try URLSourceFixture.url("/image.png" + URLSourceFixture.unique())
