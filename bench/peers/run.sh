@@ -11,7 +11,9 @@
 # Usage: bench/peers/run.sh [SECONDS per measurement, default 10]   ROUNDS=2
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
-trap cleanup EXIT
+# thumbor's --processes forks workers that outlive its tracked parent: stop them by their
+# configuration file, then everything else.
+trap 'pkill -f "$WORK/thumbor.conf" || true; cleanup' EXIT
 SECS=${1:-10}
 ROUNDS=${ROUNDS:-2}
 build_release
