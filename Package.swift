@@ -21,10 +21,14 @@ let package = Package(
     // One target per concern; each wraps at most one C library, imported `internal`, so no C
     // type crosses a target's API. docs/ARCHITECTURE.md draws the graph.
     .target(name: "ThumbHashCodec"),
+    // Pixel arithmetic in pure Swift (linear-light resampling, the attention decision). Always
+    // optimised: in a debug build its per-pixel loops would be some 50x slower, and every test
+    // that frames a picture runs them.
+    .target(name: "Pixels", swiftSettings: [.unsafeFlags(["-O"])]),
     .target(name: "HTTP", dependencies: ["CHTTPParser"]),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
-    .target(name: "Imaging", dependencies: ["CVips", "ArtworkCore", "ThumbHashCodec"]),
+    .target(name: "Imaging", dependencies: ["CVips", "ArtworkCore", "ThumbHashCodec", "Pixels"]),
     .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore", "HTTP"]),
     .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(
@@ -56,6 +60,7 @@ let package = Package(
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
+    .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(
       name: "ArtworkServiceTests",

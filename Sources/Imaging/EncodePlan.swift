@@ -15,7 +15,7 @@ struct PNGPalette: Sendable, Hashable {
 
 /// One way to encode the framed picture.
 enum EncodeAttempt: Sendable, Hashable {
-  /// Progressive JPEG at this quality.
+  /// Baseline JPEG at this quality.
   case jpeg(quality: Int)
   /// Truecolour PNG (nil) or a palette PNG.
   case png(PNGPalette?)

@@ -8,7 +8,8 @@ internal import CVips
 /// Failures carry the libvips message as `internalDetail` and a public `detail` that the pipeline
 /// stages make specific.
 final class VipsImage {
-  private let pointer: UnsafeMutablePointer<CVips.VipsImage>
+  /// The image (read by the other Imaging wrappers, e.g. `VipsPixelReader`).
+  let pointer: UnsafeMutablePointer<CVips.VipsImage>
   /// What must outlive this image: the `VipsSource` whose borrowed bytes it may still read.
   private let keepAlive: AnyObject?
 
@@ -61,6 +62,21 @@ final class VipsImage {
     return self
   }
 
+  /// An 8-bit sRGB image of `bands` bands over a copy of `bytes` (row-major, packed).
+  static func srgb(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws(ArtworkError)
+    -> VipsImage
+  {
+    let made = bytes.withUnsafeBytes {
+      artwork_vips_image_from_srgb(
+        $0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands))
+    }
+    guard let made else {
+      throw Vips.failure(
+        .internal, "The image could not be framed.", call: "vips_image_new_from_memory_copy")
+    }
+    return VipsImage(owning: made, keepAlive: nil)
+  }
+
   /// Decodes every pixel into memory once, so the result can be read many times and in any
   /// order (a sequential load can be read only once, top to bottom).
   func copyMemory() throws(ArtworkError) -> VipsImage {
@@ -105,11 +121,6 @@ final class VipsImage {
     return image
   }
 
-  /// Linear light (scRGB, float samples), from sRGB: what resampling should average.
-  func toLinear() throws(ArtworkError) -> VipsImage {
-    try apply("vips_colourspace") { artwork_vips_colourspace_scrgb(pointer, $0) }
-  }
-
   /// Bands `first..<first+count`.
   func bands(_ first: Int, count: Int) throws(ArtworkError) -> VipsImage {
     try apply("vips_extract_band") {
@@ -128,26 +139,6 @@ final class VipsImage {
       artwork_vips_extract_area(
         pointer, $0, Int32(x), Int32(y), Int32(size.width), Int32(size.height))
     }
-  }
-
-  /// The centre of interest libvips' attention strategy finds for a crop of `size` (decodes the
-  /// pixels: call on a small picture).
-  func attentionCentre(for size: PixelSize) throws(ArtworkError) -> (x: Int, y: Int) {
-    var x: Int32 = 0
-    var y: Int32 = 0
-    guard
-      artwork_vips_attention(pointer, Int32(size.width), Int32(size.height), &x, &y) == 0
-    else {
-      throw Vips.failure(
-        .unprocessableImage, "The image could not be decoded.", call: "vips_smartcrop")
-    }
-    return (Int(x), Int(y))
-  }
-
-  /// Shrunk by an integer `factor` with a box filter (each pixel the mean of a block): a cheap
-  /// preview, not an output.
-  func shrunk(by factor: Int) throws(ArtworkError) -> VipsImage {
-    try apply("vips_shrink") { artwork_vips_shrink(pointer, $0, Int32(factor)) }
   }
 
   /// Scales by separate horizontal and vertical factors.
@@ -175,7 +166,7 @@ final class VipsImage {
     return Array(UnsafeRawBufferPointer(start: memory, count: size))
   }
 
-  /// Encodes as JPEG (progressive, optimised coding, metadata stripped).
+  /// Encodes as JPEG (baseline, optimised coding, metadata stripped).
   func jpeg(quality: Int) throws(ArtworkError) -> [UInt8] {
     try save("vips_jpegsave_buffer") { artwork_vips_jpegsave(pointer, $0, $1, Int32(quality)) }
   }

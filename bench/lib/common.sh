@@ -97,3 +97,22 @@ cpu_ms() {
   awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%d\n", ($12 + $13) * 1000 / hz }' \
     "/proc/$1/stat"
 }
+
+# The peer-comparison inputs in $INPUTS (bench/out/peer-inputs, made once with libvips from
+# testimages/photo-large.jpg): a 3000x2000 JPEG photo, a 2000x3000 JPEG poster, a WebP and a PNG.
+make_peer_inputs() {
+  need_tool vips libvips-tools
+  INPUTS="$ROOT/bench/out/peer-inputs"
+  mkdir -p "$INPUTS"
+  src="$ROOT/testimages/photo-large.jpg"
+  if [ ! -s "$INPUTS/photo.png" ]; then
+    vips resize "$src" "$WORK/big.v" 1.5
+    vips crop "$WORK/big.v" "$INPUTS/photo.jpg[Q=95]" 0 300 3000 2000
+    vips rot "$src" "$WORK/rot.v" d90
+    vips resize "$WORK/rot.v" "$WORK/tall.v" 1.721
+    vips crop "$WORK/tall.v" "$INPUTS/poster.jpg[Q=95]" 0 200 2000 3000
+    vips crop "$WORK/big.v" "$INPUTS/photo.webp[Q=97]" 0 300 3000 2000
+    vips resize "$src" "$WORK/small.v" 0.5
+    vips copy "$WORK/small.v" "$INPUTS/photo.png[compression=9]"
+  fi
+}

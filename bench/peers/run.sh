@@ -19,19 +19,7 @@ ROUNDS=${ROUNDS:-2}
 build_release
 need_tool vips libvips-tools
 
-INPUTS="$ROOT/bench/out/peer-inputs"
-mkdir -p "$INPUTS"
-src="$ROOT/testimages/photo-large.jpg"
-if [ ! -s "$INPUTS/photo.png" ]; then
-  vips resize "$src" "$WORK/big.v" 1.5
-  vips crop "$WORK/big.v" "$INPUTS/photo.jpg[Q=95]" 0 300 3000 2000
-  vips rot "$src" "$WORK/rot.v" d90
-  vips resize "$WORK/rot.v" "$WORK/tall.v" 1.721
-  vips crop "$WORK/tall.v" "$INPUTS/poster.jpg[Q=95]" 0 200 2000 3000
-  vips crop "$WORK/big.v" "$INPUTS/photo.webp[Q=97]" 0 300 3000 2000
-  vips resize "$src" "$WORK/small.v" 0.5
-  vips copy "$WORK/small.v" "$INPUTS/photo.png[compression=9]"
-fi
+make_peer_inputs
 for f in "$INPUTS"/*; do echo "input $(basename "$f"): $(vipsheader "$f" | cut -d: -f2 | cut -d, -f1), $(stat -c %s "$f") bytes"; done
 
 VENV="$ROOT/bench/out/thumbor-venv"
