@@ -17,9 +17,11 @@ public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `{64 hex}.{jpg|png}`; anything else is nil.
   public init?(fileName: String) {
-    let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2, let id = ArtworkID(hex: String(parts[0])),
-      let format = StoredFormat(fileExtension: String(parts[1]))
+    // By bytes: this runs on every image GET, and splitting a String walks Characters.
+    let bytes = fileName.utf8
+    guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+      let id = ArtworkID(hex: String(fileName[..<dot])),
+      let format = StoredFormat(fileExtension: String(fileName[bytes.index(after: dot)...]))
     else { return nil }
     self.init(id: id, format: format)
   }

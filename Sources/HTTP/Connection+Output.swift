@@ -23,12 +23,16 @@ extension Connection {
     let bodyless = exchange.isHead || status == 204 || status == 304
     var framing = ResponseHead.Framing.length(0)
     var body: [UInt8] = []
+    var shared: SharedBody?
     switch response.body {
     case .empty:
       break
     case .bytes(let bytes):
       framing = .length(bytes.count)
       if !bodyless { body = bytes }
+    case .shared(let file):
+      framing = .length(file.count)
+      if !bodyless { shared = file }
     case .stream(let length, let next):
       if let length {
         framing = .length(max(0, length))
@@ -53,6 +57,10 @@ extension Connection {
         persistence: persistence, date: loop.dateLine()))
     output.append(body)
     exchange.bytesSent += body.count
+    if let shared {
+      output.append(shared)
+      exchange.bytesSent += shared.count
+    }
     exchange.status = status
     exchange.keepAlive = !close
     enter(close ? .draining : .writing)
@@ -189,7 +197,8 @@ extension Connection {
   }
 }
 
-/// Bytes waiting to be written: whole arrays in order, the first one from `offset` on.
+/// Bytes waiting to be written, in order: arrays (kept by reference, not copied) and shared
+/// bodies (sent from their file), the first one from `offset` on.
 struct OutputQueue {
   enum Outcome {
     case done
@@ -198,14 +207,32 @@ struct OutputQueue {
     case failed
   }
 
-  private var segments: [[UInt8]] = []
+  private enum Segment {
+    case bytes([UInt8])
+    case shared(SharedBody)
+
+    var count: Int {
+      switch self {
+      case .bytes(let bytes): bytes.count
+      case .shared(let body): body.count
+      }
+    }
+  }
+
+  private var segments: [Segment] = []
   private var offset = 0
 
   var isEmpty: Bool { segments.isEmpty }
 
   /// Queues `bytes` (kept by reference: arrays are not copied).
   mutating func append(_ bytes: [UInt8]) {
-    if !bytes.isEmpty { segments.append(bytes) }
+    if !bytes.isEmpty { segments.append(.bytes(bytes)) }
+  }
+
+  /// Queues a shared body: from its file when it has one, else as its bytes.
+  mutating func append(_ body: SharedBody) {
+    guard body.count > 0 else { return }
+    segments.append(body.file >= 0 ? .shared(body) : .bytes(body.memory))
   }
 
   /// Forgets everything queued.
@@ -214,12 +241,22 @@ struct OutputQueue {
     offset = 0
   }
 
-  /// Writes as much as the socket takes, up to four arrays per system call.
+  /// Writes as much as the socket takes: arrays up to four per system call (telling the kernel
+  /// when a file follows, so a head and its body share a segment), files with `sendfile`.
   mutating func write(to fd: Int32) -> Outcome {
     var progress = false
-    while !segments.isEmpty {
-      let count = min(4, segments.count)
-      let sent = Self.send(segments[..<count], offset: offset, fd: fd)
+    while let first = segments.first {
+      let sent: Int
+      if case .shared(let body) = first {
+        var position = off_t(offset)
+        sent = artwork_http_sendfile(fd, body.file, &position, body.count - offset)
+        // A sealed file cannot shrink: nothing sent with bytes left is a failure, not a loop.
+        if sent == 0 { return .failed }
+      } else {
+        var run = 0
+        while run < min(4, segments.count), case .bytes = segments[run] { run += 1 }
+        sent = Self.send(segments[..<run], offset: offset, fd: fd, more: run < segments.count)
+      }
       if sent < 0 {
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
           return .blocked(progress: progress)
@@ -244,13 +281,18 @@ struct OutputQueue {
   }
 
   /// One `sendmsg` of the given arrays, the first from `offset` on.
-  private static func send(_ segments: ArraySlice<[UInt8]>, offset: Int, fd: Int32) -> Int {
+  private static func send(
+    _ segments: ArraySlice<Segment>, offset: Int, fd: Int32, more: Bool
+  ) -> Int {
     withUnsafeTemporaryAllocation(of: iovec.self, capacity: segments.count) { vectors in
       func gather(_ index: Int) -> Int {
         if index == segments.count {
-          return artwork_http_sendv(fd, vectors.baseAddress, Int32(segments.count))
+          return more
+            ? artwork_http_sendv_more(fd, vectors.baseAddress, Int32(segments.count))
+            : artwork_http_sendv(fd, vectors.baseAddress, Int32(segments.count))
         }
-        return segments[segments.startIndex + index].withUnsafeBytes { bytes in
+        guard case .bytes(let array) = segments[segments.startIndex + index] else { return -1 }
+        return array.withUnsafeBytes { bytes in
           let skip = index == 0 ? offset : 0
           vectors[index] = iovec(
             iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip),

@@ -7,6 +7,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
   private var fields: [Element]
 
+  /// The fields as a response head carries them (`name: value` lines, those the server may
+  /// forward), made once by `prepare()` for headers sent many times; nil after any change.
+  private(set) var prepared: [UInt8]?
+
   /// An empty header list.
   public init() {
     fields = []
@@ -39,6 +43,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   /// Appends a field, keeping any existing fields of the same name.
   public mutating func add(_ name: String, _ value: String) {
     fields.append((name: name, value: value))
+    prepared = nil
   }
 
   /// Replaces every field called `name` with one field holding `value`.
@@ -50,6 +55,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   /// Removes every field called `name`.
   mutating func remove(_ name: String) {
     fields.removeAll { Self.same($0.name, name) }
+    prepared = nil
+  }
+
+  /// Serialises the fields once, for headers answered many times (a cached image's): a head
+  /// made from them then copies the bytes instead of checking and writing each field again.
+  public mutating func prepare() {
+    var bytes: [UInt8] = []
+    ResponseHead.appendFields(self, to: &bytes)
+    prepared = bytes
   }
 
   /// The number of fields.

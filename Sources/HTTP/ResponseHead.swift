@@ -35,11 +35,10 @@ enum ResponseHead {
     out.append(contentsOf: HTTPStatus.reason(status).utf8)
     out.append(contentsOf: crlf)
     out.append(contentsOf: date)
-    for (name, value) in headers where mayForward(name, value) {
-      out.append(contentsOf: name.utf8)
-      out.append(contentsOf: ": ".utf8)
-      out.append(contentsOf: value.utf8)
-      out.append(contentsOf: crlf)
+    if let prepared = headers.prepared {
+      out.append(contentsOf: prepared)
+    } else {
+      appendFields(headers, to: &out)
     }
     switch framing {
     case .length(let count):
@@ -61,6 +60,16 @@ enum ResponseHead {
     }
     out.append(contentsOf: crlf)
     return out
+  }
+
+  /// The `name: value` lines of the fields that may be sent (`mayForward`).
+  static func appendFields(_ headers: HTTPHeaders, to out: inout [UInt8]) {
+    for (name, value) in headers where mayForward(name, value) {
+      out.append(contentsOf: name.utf8)
+      out.append(contentsOf: ": ".utf8)
+      out.append(contentsOf: value.utf8)
+      out.append(contentsOf: crlf)
+    }
   }
 
   /// `100 Continue`, sent before reading a body the client waits to send.

@@ -11,7 +11,8 @@ import Synchronization
 /// used first out.
 final class HotImageCache: Sendable {
   private struct Entry {
-    var bytes: [UInt8]
+    /// The bytes, in a sealed in-memory file that answers send straight from the kernel.
+    var body: SharedBody
     /// The header fields of its 200 answer, built once.
     var headers: HTTPHeaders
     var storedAt: ContinuousClock.Instant
@@ -39,15 +40,17 @@ final class HotImageCache: Sendable {
     self.lifetime = lifetime
   }
 
-  /// The object's bytes if cached and not expired. A hit is counted; a miss too unless
-  /// `countingMiss` is false (a first look that another will repeat before storage is read).
+  /// The object's bytes if cached and not expired, read back from its body (for tests). A hit
+  /// is counted; a miss too unless `countingMiss` is false.
   func bytes(_ key: ArtworkKey, countingMiss: Bool = true) -> [UInt8]? {
-    image(key, countingMiss: countingMiss)?.bytes
+    image(key, countingMiss: countingMiss)?.body.bytes()
   }
 
-  /// `bytes`, with the header fields kept with them: a hot image's answer builds nothing.
+  /// The object's body and the header fields of its 200 answer, if cached and not expired: a hot
+  /// image's answer builds nothing and copies nothing. A hit is counted; a miss too unless
+  /// `countingMiss` is false (a first look that another will repeat before storage is read).
   func image(_ key: ArtworkKey, countingMiss: Bool = true) -> (
-    bytes: [UInt8], headers: HTTPHeaders
+    body: SharedBody, headers: HTTPHeaders
   )? {
     let found = lookUp(key)
     if found != nil {
@@ -58,38 +61,42 @@ final class HotImageCache: Sendable {
     return found
   }
 
-  private func lookUp(_ key: ArtworkKey) -> (bytes: [UInt8], headers: HTTPHeaders)? {
+  private func lookUp(_ key: ArtworkKey) -> (body: SharedBody, headers: HTTPHeaders)? {
     guard budget > 0 else { return nil }
     let now = ContinuousClock.now
     return state.withLock { state in
       guard var entry = state.entries[key] else { return nil }
       guard now - entry.storedAt < lifetime else {
-        state.totalBytes -= entry.bytes.count
+        state.totalBytes -= entry.body.count
         state.entries[key] = nil
         return nil
       }
       state.tick += 1
       entry.lastUse = state.tick
       state.entries[key] = entry
-      return (entry.bytes, entry.headers)
+      return (entry.body, entry.headers)
     }
   }
 
-  /// Keeps `bytes` for `key`, evicting the least recently used entries to stay within budget.
-  /// Objects larger than an eighth of the budget are not kept: they would evict too much.
-  func insert(_ key: ArtworkKey, _ bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders()) {
-    guard budget > 0, bytes.count <= budget / 8 else { return }
+  /// Whether an object of `count` bytes would be kept: not when the cache is off, nor when it
+  /// is larger than an eighth of the budget (it would evict too much).
+  func keeps(_ count: Int) -> Bool { budget > 0 && count <= budget / 8 }
+
+  /// Keeps `body` for `key`, evicting the least recently used entries to stay within budget;
+  /// nothing when `keeps` says no.
+  func insert(_ key: ArtworkKey, _ body: SharedBody, headers: HTTPHeaders = HTTPHeaders()) {
+    guard keeps(body.count) else { return }
     let now = ContinuousClock.now
     state.withLock { state in
-      if let old = state.entries[key] { state.totalBytes -= old.bytes.count }
+      if let old = state.entries[key] { state.totalBytes -= old.body.count }
       state.tick += 1
       state.entries[key] = Entry(
-        bytes: bytes, headers: headers, storedAt: now, lastUse: state.tick)
-      state.totalBytes += bytes.count
+        body: body, headers: headers, storedAt: now, lastUse: state.tick)
+      state.totalBytes += body.count
       while state.totalBytes > budget,
         let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
       {
-        state.totalBytes -= victim.value.bytes.count
+        state.totalBytes -= victim.value.body.count
         state.entries[victim.key] = nil
       }
     }

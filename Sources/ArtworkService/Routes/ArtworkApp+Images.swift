@@ -11,7 +11,7 @@ extension ArtworkApp {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
     if let cached = hotImages.image(key) {
-      return imageResponse(key, cached.bytes, request, headers: cached.headers)
+      return imageResponse(key, .shared(cached.body), request, headers: cached.headers)
     }
     if isNotModified(request, key) {
       // A 304 still needs proof that the object exists: ids are public, objects may be expired.
@@ -25,9 +25,16 @@ extension ArtworkApp {
     }
     // Small objects arrive whole with the first read: answer them in one piece, and keep them.
     if let complete = object.complete {
-      let headers = imageHeaders(key, body: true)
-      hotImages.insert(key, complete, headers: headers)
-      return imageResponse(key, complete, request, headers: headers)
+      var headers = imageHeaders(key, body: true)
+      guard hotImages.keeps(complete.count) else {
+        return imageResponse(key, .bytes(complete), request, headers: headers)
+      }
+      // Made once: every later GET of this image copies the head's bytes and sends the body
+      // from its file.
+      headers.prepare()
+      let body = SharedBody(complete)
+      hotImages.insert(key, body, headers: headers)
+      return imageResponse(key, .shared(body), request, headers: headers)
     }
     return HTTPResponse(
       status: 200, headers: imageHeaders(key, body: true),
@@ -40,18 +47,18 @@ extension ArtworkApp {
     guard let key = ArtworkKey(fileName: request.pathParameters["name"] ?? ""),
       let cached = hotImages.image(key, countingMiss: false)
     else { return nil }
-    return imageResponse(key, cached.bytes, request, headers: cached.headers)
+    return imageResponse(key, .shared(cached.body), request, headers: cached.headers)
   }
 
   /// 200 with the object's bytes and `headers` (its 200 fields, built when it was cached), or
   /// 304 when the client holds them already.
   private func imageResponse(
-    _ key: ArtworkKey, _ bytes: [UInt8], _ request: HTTPRequest, headers: HTTPHeaders
+    _ key: ArtworkKey, _ body: HTTPBody, _ request: HTTPRequest, headers: HTTPHeaders
   ) -> HTTPResponse {
     if isNotModified(request, key) {
       return HTTPResponse(status: 304, headers: imageHeaders(key, body: false), body: .empty)
     }
-    return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
+    return HTTPResponse(status: 200, headers: headers, body: body)
   }
 
   private func isNotModified(_ request: HTTPRequest, _ key: ArtworkKey) -> Bool {

@@ -1,3 +1,4 @@
+import HTTP
 import Testing
 
 @testable import ArtworkCore
@@ -11,17 +12,19 @@ import Testing
   @Test func answersWhatWasInserted() {
     let cache = HotImageCache(budget: 1000)
     #expect(cache.bytes(key(1)) == nil)
-    cache.insert(key(1), [1, 2, 3])
+    cache.insert(key(1), SharedBody([1, 2, 3]))
     #expect(cache.bytes(key(1)) == [1, 2, 3])
     #expect(cache.totalBytes == 3)
   }
 
   @Test func evictsTheLeastRecentlyUsedToStayWithinBudget() {
     let cache = HotImageCache(budget: 800)
-    cache.insert(key(1), [UInt8](repeating: 1, count: 100))
-    cache.insert(key(2), [UInt8](repeating: 2, count: 100))
+    cache.insert(key(1), SharedBody([UInt8](repeating: 1, count: 100)))
+    cache.insert(key(2), SharedBody([UInt8](repeating: 2, count: 100)))
     _ = cache.bytes(key(1))  // 1 is now more recent than 2
-    for n in 3...9 { cache.insert(key(UInt8(n)), [UInt8](repeating: UInt8(n), count: 100)) }
+    for n in 3...9 {
+      cache.insert(key(UInt8(n)), SharedBody([UInt8](repeating: UInt8(n), count: 100)))
+    }
     #expect(cache.totalBytes <= 800)
     #expect(cache.bytes(key(2)) == nil)
     #expect(cache.bytes(key(1)) != nil)
@@ -30,20 +33,20 @@ import Testing
 
   @Test func keepsNothingLargerThanAnEighthOfTheBudget() {
     let cache = HotImageCache(budget: 800)
-    cache.insert(key(1), [UInt8](repeating: 1, count: 101))
+    cache.insert(key(1), SharedBody([UInt8](repeating: 1, count: 101)))
     #expect(cache.bytes(key(1)) == nil)
     #expect(cache.totalBytes == 0)
   }
 
   @Test func aZeroBudgetKeepsNothing() {
     let cache = HotImageCache(budget: 0)
-    cache.insert(key(1), [1])
+    cache.insert(key(1), SharedBody([1]))
     #expect(cache.bytes(key(1)) == nil)
   }
 
   @Test func entriesExpireSoStorageSeesReads() async throws {
     let cache = HotImageCache(budget: 1000, lifetime: .milliseconds(20))
-    cache.insert(key(1), [1])
+    cache.insert(key(1), SharedBody([1]))
     try await Task.sleep(for: .milliseconds(60))
     #expect(cache.bytes(key(1)) == nil)
     #expect(cache.totalBytes == 0)
