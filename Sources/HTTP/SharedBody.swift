@@ -1,12 +1,15 @@
 internal import CHTTPParser
 import Glibc
+import Synchronization
 
 /// A body answered many times (a cached image): its bytes are copied once into a sealed
 /// in-memory file, and every answer hands the kernel that file (`sendfile`), which sends
 /// straight from its pages. No answer copies the body into the socket or allocates for it.
 ///
-/// Where an in-memory file cannot be made (`memfd_create` refused), the bytes stay in process
-/// memory and are written like any other body.
+/// Each file is a descriptor: at most a quarter of the process's descriptor limit is spent on
+/// them, so connections never run short. Past that, or where an in-memory file cannot be made
+/// (`memfd_create` refused), the bytes stay in process memory and are written like any other
+/// body.
 public final class SharedBody: Sendable {
   /// The body's length in bytes.
   public let count: Int
@@ -14,15 +17,37 @@ public final class SharedBody: Sendable {
   let file: Int32
   let memory: [UInt8]
 
-  /// Copies `bytes` into a sealed in-memory file.
-  public init(_ bytes: [UInt8]) {
+  /// Files open now, and the most there may be.
+  static let openFiles = Atomic<Int>(0)
+  static let maxOpenFiles: Int = {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+    return Int(min(limit.rlim_cur, 1 << 20)) / 4
+  }()
+
+  /// Copies `bytes` into a sealed in-memory file (or keeps them, see the type's summary).
+  public convenience init(_ bytes: [UInt8]) {
+    self.init(bytes, inFile: true)
+  }
+
+  /// `inFile: false` keeps the bytes in memory, as when no file can be made (for tests).
+  init(_ bytes: [UInt8], inFile: Bool) {
     count = bytes.count
-    let file = bytes.withUnsafeBytes { artwork_http_sealed_memfd($0.baseAddress, $0.count) }
+    var file: Int32 = -1
+    if inFile, Self.openFiles.add(1, ordering: .relaxed).newValue <= Self.maxOpenFiles {
+      file = bytes.withUnsafeBytes { artwork_http_sealed_memfd($0.baseAddress, $0.count) }
+    }
+    if inFile, file < 0 { Self.openFiles.subtract(1, ordering: .relaxed) }
     self.file = file
     memory = file < 0 ? bytes : []
   }
 
-  deinit { if file >= 0 { Glibc.close(file) } }
+  deinit {
+    if file >= 0 {
+      Glibc.close(file)
+      Self.openFiles.subtract(1, ordering: .relaxed)
+    }
+  }
 
   /// The bytes, read back (for the rare answer that needs them in memory, and for tests).
   public func bytes() -> [UInt8] {

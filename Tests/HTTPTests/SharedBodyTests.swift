@@ -20,12 +20,15 @@ import Testing
         status: 200, headers: ["Content-Type": "application/octet-stream"], body: .shared(large))
     }
     router.add(.get, "/small") { _ in HTTPResponse(status: 200, body: .shared(small)) }
+    let kept = SharedBody(Self.large, inFile: false)
+    router.add(.get, "/kept") { _ in HTTPResponse(status: 200, body: .shared(kept)) }
     return router
   }
 
   @Test func theFileHoldsTheBytes() {
     // On Linux the body lives in a memfd: the answers below go through `sendfile`.
     #expect(SharedBody(Self.small).file >= 0)
+    #expect(SharedBody.maxOpenFiles >= 64)
     #expect(SharedBody(Self.large).bytes() == Self.large)
     #expect(SharedBody([]).bytes().isEmpty)
   }
@@ -43,6 +46,16 @@ import Testing
     }
     #expect(await server.eventually { server.log.withLock { $0.count } == 6 })
     #expect(server.log.withLock { $0.allSatisfy { $0.completed } })
+    await server.stop()
+  }
+
+  /// Past the descriptor budget a shared body stays in memory and answers the same.
+  @Test func aBodyKeptInMemoryAnswersTheSame() async throws {
+    #expect(SharedBody(Self.small, inFile: false).file < 0)
+    let server = try TestServer(Self.router())
+    let client = try await server.client()
+    #expect(try await client.send(.init("GET", "/kept")).body == Self.large)
+    #expect(try await client.send(.init("GET", "/small")).body == Self.small)
     await server.stop()
   }
 
