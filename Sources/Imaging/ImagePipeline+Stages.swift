@@ -72,9 +72,10 @@ extension ImagePipeline {
   /// once: it is read twice (alpha check and encoding). Truncated or corrupt data fails here, and
   /// so does work past `deadline`.
   ///
-  /// Opaque JPEG, WebP and PNG take the path of least work (`frameCroppingFirst`); pictures with
-  /// alpha and the other formats go through libvips' thumbnail, which premultiplies alpha and
-  /// uses HEIF's embedded thumbnails.
+  /// Opaque stills (JPEG, WebP, PNG, HEIC, AVIF) take the path of least work
+  /// (`frameCroppingFirst`); pictures with alpha and GIF go through libvips' thumbnail, which
+  /// premultiplies alpha. HEIF is decoded whole: an embedded thumbnail (at most 512 px in
+  /// practice) would rarely cover the output, and it is resampled in linear light like the rest.
   static func frame(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode,
     limits: ImageLimits, deadline: Deadline
@@ -95,7 +96,7 @@ extension ImagePipeline {
       throw ArtworkError(.unprocessableImage, problem)
     }
     do {
-      if [.jpeg, .webp, .png].contains(info.format), !info.hasAlpha {
+      if info.format != .gif, !info.hasAlpha {
         return try frameCroppingFirst(
           source, info: info, output: output, crop: crop, deadline: deadline)
       }

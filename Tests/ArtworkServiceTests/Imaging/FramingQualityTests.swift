@@ -7,7 +7,7 @@ import Testing
 
 /// Speed must not cost quality: the framed picture (before encoding) against a reference made
 /// from the full-resolution decode in linear light at the same size and crop, by SSIM
-/// (scikit-image, `scripts/quality`), on landscape and portrait JPEG, WebP and PNG photos.
+/// (scikit-image, `scripts/quality`), on landscape and portrait JPEG, WebP, PNG and HEIC photos.
 @Suite(.serialized) struct FramingQualityTests {
   static let script = "Tests/ArtworkServiceTests/Imaging/Fixtures/framing_quality.py"
   static let quality = 80
@@ -22,7 +22,8 @@ import Testing
 
   static func makePhotos() async throws -> URL {
     let directory = try photos.get()
-    if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("photo.png").path) {
+    if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("photo.heic").path)
+    {
       _ = try await PythonTools.run(script, ["inputs", directory.path], venv: "scripts/quality")
     }
     return directory
@@ -31,7 +32,7 @@ import Testing
   @Test(arguments: [
     ("landscape.jpg", "poster", 400), ("landscape.jpg", "square", 256),
     ("portrait.jpg", "poster", 400), ("portrait.jpg", "square", 400),
-    ("photo.webp", "poster", 400), ("photo.png", "poster", 300),
+    ("photo.webp", "poster", 400), ("photo.png", "poster", 300), ("photo.heic", "poster", 400),
   ])
   func framedPicturesMatchTheLinearLightReference(name: String, shape: String, size: Int)
     async throws

@@ -2,7 +2,7 @@
 and SSIM (scikit-image) against them.
 
   framing_quality.py inputs DIR
-      writes the test photos (landscape and portrait JPEG, WebP, PNG) made from
+      writes the test photos (landscape and portrait JPEG, WebP, PNG, HEIC) made from
       testimages/photo-large.jpg into DIR, and prints their names as JSON.
   framing_quality.py score SOURCE X Y W H FRAMED.png NEW.jpg OLD.jpg QUALITY
       the reference: SOURCE decoded at full size, upright, converted to linear light, the region
@@ -17,8 +17,11 @@ import os
 import sys
 
 import numpy as np
+import pillow_heif
 from PIL import Image, ImageOps
 from skimage.metrics import structural_similarity
+
+pillow_heif.register_heif_opener()
 
 
 def to_linear(srgb):
@@ -57,6 +60,7 @@ def inputs(directory):
     made["portrait.jpg"] = lambda p: photo.rotate(90, expand=True).save(p, quality=95)
     made["photo.webp"] = lambda p: photo.save(p, quality=92)
     made["photo.png"] = lambda p: photo.resize((1000, 872), Image.LANCZOS).save(p)
+    made["photo.heic"] = lambda p: photo.save(p, format="HEIF", quality=90)
     for name, write in made.items():
         write(os.path.join(directory, name))
     print(json.dumps(sorted(made)))
