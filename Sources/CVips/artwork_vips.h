@@ -37,6 +37,13 @@ static inline VipsImage *artwork_vips_open_jpeg_shrunk(VipsSource *source, int s
                                     VIPS_FAIL_ON_ERROR, "shrink", shrink, NULL);
 }
 
+/// Opens a HEIF's embedded thumbnail of its primary image, in order; libvips answers the primary
+/// image itself when there is none.
+static inline VipsImage *artwork_vips_open_heif_thumbnail(VipsSource *source) {
+  return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                    VIPS_FAIL_ON_ERROR, "thumbnail", TRUE, NULL);
+}
+
 /// Opens a WebP decoding at `scale` (libwebp's scaled decoding), in order.
 static inline VipsImage *artwork_vips_open_webp_scaled(VipsSource *source, double scale) {
   return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",

@@ -74,8 +74,8 @@ extension ImagePipeline {
   ///
   /// Opaque stills (JPEG, WebP, PNG, HEIC, AVIF) take the path of least work
   /// (`frameCroppingFirst`); pictures with alpha and GIF go through libvips' thumbnail, which
-  /// premultiplies alpha. HEIF is decoded whole: an embedded thumbnail (at most 512 px in
-  /// practice) would rarely cover the output, and it is resampled in linear light like the rest.
+  /// premultiplies alpha. HEIF starts from its embedded thumbnail only when that is three times
+  /// the output's size (`openForFraming`); phones' are 320-512 px, so usually from the picture.
   static func frame(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode,
     limits: ImageLimits, deadline: Deadline
@@ -117,8 +117,8 @@ extension ImagePipeline {
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode, deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture {
     let sourceSize = PixelSize(width: info.width, height: info.height)
-    let shrink = shrinkOnLoad(info, output: output)
-    var decoded = try source.open(format: info.format, shrink: shrink).limited(by: deadline)
+    let (opened, shrink) = try openForFraming(source, info: info, output: output)
+    var decoded = opened.limited(by: deadline)
     if decoded.orientation != 1 {
       // Turning needs the pixels in any order; a load reads them once, top to bottom.
       decoded = try decoded.copyMemory().autorotated()
@@ -198,6 +198,25 @@ extension ImagePipeline {
       y: Int(((Double(corner.y) + Double(window.height) / 2) * factor).rounded())
     )
     return FrameGeometry.cropOrigin(crop, in: whole, centre: centre)
+  }
+
+  /// The picture framing starts from, lazily decoded: JPEG and WebP at `shrinkOnLoad`; a HEIC or
+  /// AVIF's embedded thumbnail when it covers the output three times over
+  /// (`FrameGeometry.thumbnailCovers`), else the primary image; the others whole. Answers the
+  /// shrink-on-load factor too (1 for a thumbnail).
+  static func openForFraming(_ source: VipsSource, info: SourceInfo, output: PixelSize)
+    throws(ArtworkError) -> (image: VipsImage, shrink: Int)
+  {
+    if info.format == .heic || info.format == .avif,
+      let thumbnail = try? source.openHEIFThumbnail(),
+      thumbnail.width * thumbnail.height < info.width * info.height,
+      FrameGeometry.thumbnailCovers(
+        PixelSize(width: thumbnail.width, height: thumbnail.height), output: output)
+    {
+      return (thumbnail, 1)
+    }
+    let shrink = shrinkOnLoad(info, output: output)
+    return (try source.open(format: info.format, shrink: shrink), shrink)
   }
 
   /// The shrink-on-load factor for framing `info` to `output`: the largest that keeps a margin

@@ -79,8 +79,8 @@ public enum ImagePipeline {
 }
 
 extension ImagePipeline {
-  /// The decode floor, for benchmarks: `input` decoded into memory at the shrink-on-load that
-  /// framing to `options` would choose, and nothing else (no crop, resize, colour or encode).
+  /// The decode floor, for benchmarks: `input` decoded into memory as framing to `options` would
+  /// decode it (the shrink-on-load, a HEIF thumbnail), and nothing else (no crop, resize, colour or encode).
   /// Answers the decoded size and the shrink.
   public static func decodeFloor(_ input: ArraySlice<UInt8>, options: ArtworkOptions)
     throws(ArtworkError) -> (width: Int, height: Int, shrink: Int)
@@ -89,8 +89,8 @@ extension ImagePipeline {
     let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: .standard)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
-    let shrink = shrinkOnLoad(info, output: output)
-    let image = try source.open(format: format, shrink: shrink).copyMemory()
+    let (opened, shrink) = try openForFraming(source, info: info, output: output)
+    let image = try opened.copyMemory()
     return (image.width, image.height, shrink)
   }
 }

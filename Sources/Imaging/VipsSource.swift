@@ -59,6 +59,17 @@ final class VipsSource {
     return VipsImage(owning: image, keepAlive: self)
   }
 
+  /// A HEIC or AVIF's embedded thumbnail (header parsed, no pixel decoded); the primary image
+  /// when the file has none.
+  func openHEIFThumbnail() throws(ArtworkError) -> VipsImage {
+    guard let image = artwork_vips_open_heif_thumbnail(pointer) else {
+      throw Vips.failure(
+        .unprocessableImage, "The image header could not be read.",
+        call: "vips_image_new_from_source")
+    }
+    return VipsImage(owning: image, keepAlive: self)
+  }
+
   /// How `thumbnail` fits the picture to its box.
   enum Fit {
     /// Cover the box and crop the overflow around the most interesting part (libvips attention).

@@ -99,6 +99,18 @@ import Testing
     case nil: Issue.record("no attempts")
     }
   }
+
+  @Test(arguments: [
+    // A 1000x872 thumbnail: a 200 px square needs a 229x200 cover, 4.4x over; a 400x600 poster
+    // a 688x600 cover, 1.45x (enough for a shrunk decode, not for a thumbnail).
+    (size(1000, 872), size(200, 200), true),
+    (size(1000, 872), size(400, 600), false),
+    (size(1200, 1800), size(400, 600), true),
+    (size(1199, 1798), size(400, 600), false),
+  ])
+  func thumbnailsMustCoverThreeTimesOver(thumbnail: PixelSize, output: PixelSize, covers: Bool) {
+    #expect(FrameGeometry.thumbnailCovers(thumbnail, output: output) == covers)
+  }
 }
 
 @Suite struct EncodePlanTests {

@@ -2,7 +2,8 @@
 and SSIM (scikit-image) against them.
 
   framing_quality.py inputs DIR
-      writes the test photos (landscape and portrait JPEG, WebP, PNG, HEIC) made from
+      writes the test photos (landscape and portrait JPEG, WebP, PNG, HEIC, HEIC with an
+      embedded thumbnail) made from
       testimages/photo-large.jpg into DIR, and prints their names as JSON.
   framing_quality.py score SOURCE X Y W H FRAMED.png NEW.jpg OLD.jpg QUALITY
       the reference: SOURCE decoded at full size, upright, converted to linear light, the region
@@ -61,6 +62,8 @@ def inputs(directory):
     made["photo.webp"] = lambda p: photo.save(p, quality=92)
     made["photo.png"] = lambda p: photo.resize((1000, 872), Image.LANCZOS).save(p)
     made["photo.heic"] = lambda p: photo.save(p, format="HEIF", quality=90)
+    # With an embedded 1000x872 thumbnail, as cameras and phones write them.
+    made["thumbnailed.heic"] = lambda p: photo.save(p, format="HEIF", quality=90, thumbnails=[1000])
     for name, write in made.items():
         write(os.path.join(directory, name))
     print(json.dumps(sorted(made)))
