@@ -1,12 +1,13 @@
 import Glibc
 
 /// Where a crop should sit to show what draws the eye: the window of the crop's size, slid along
-/// the one axis it can move on, that holds the most interest.
+/// the one axis it can move on, that holds the most interest, weighted toward its middle.
 ///
 /// Interest, per preview pixel, adds up three things a viewer looks at:
 /// - detail: the magnitude of the Laplacian of lightness (CIE L*), i.e. edges and texture;
 /// - skin: colours near the direction of skin tones in RGB, at a middling lightness;
 /// - colour: saturated, bright colour (chroma of the sRGB-encoded values).
+/// Only interest above the picture's median counts (grain and texture everywhere draw no eye).
 /// A flat picture, or one whose interest is spread evenly, keeps the centred window: the window
 /// moves only for a clear gain.
 public enum AttentionWindow {
@@ -40,18 +41,23 @@ public enum AttentionWindow {
     return alongX ? (best, fixedCentre) : (fixedCentre, best)
   }
 
-  /// The start of the `span`-long run of `line` with the largest sum; the centred run unless
-  /// another beats it by `gainToMove`; the one nearest the centre among equals.
+  /// The start of the `span`-long run of `line` with the largest weighted sum; the centred run
+  /// unless another beats it by `gainToMove`; the one nearest the centre among equals.
   static func bestStart(_ line: [Float], span: Int) -> Int {
     let positions = line.count - span + 1
     let centred = (line.count - span) / 2
     guard positions > 1 else { return 0 }
+    // Interest near the middle of the window counts more than at its edges (1 down to 0.25),
+    // so the window centres what it shows rather than just holding it.
+    let weights = (0..<span).map { index -> Float in
+      let t = span > 1 ? Float(index) / Float(span - 1) * 2 - 1 : 0
+      return 1 - 0.75 * t * t
+    }
     var sums = [Float](repeating: 0, count: positions)
-    var running = line[0..<span].reduce(0, +)
-    sums[0] = running
-    for start in 1..<positions {
-      running += line[start + span - 1] - line[start - 1]
-      sums[start] = running
+    for start in 0..<positions {
+      var total: Float = 0
+      for index in 0..<span { total += line[start + index] * weights[index] }
+      sums[start] = total
     }
     var best = centred
     for start in 0..<positions
@@ -94,10 +100,13 @@ public enum AttentionWindow {
           + colourWeight * colour
       }
     }
-    return map
+    // What every part of the picture has (texture, grain, a colour cast) draws no eye: only
+    // interest above the picture's median counts.
+    let median = map.sorted()[map.count / 2]
+    return map.map { max(0, $0 - median) }
   }
 
-  /// How close a colour is to skin tones: 1 on their direction in RGB, 0 from a distance of 0.1
+  /// How close a colour is to skin tones: 1 on their direction in RGB, 0 from a distance of 0.25
   /// on, and 0 for very dark or very light pixels.
   static func skin(_ r: Float, _ g: Float, _ b: Float, lightness: Float) -> Float {
     guard lightness > 20, lightness < 95 else { return 0 }
@@ -109,6 +118,6 @@ public enum AttentionWindow {
     let dg = g / norm - sg
     let db = b / norm - sb
     let distance = (dr * dr + dg * dg + db * db).squareRoot()
-    return max(0, 1 - distance / 0.1)
+    return max(0, 1 - distance / 0.25)
   }
 }

@@ -47,6 +47,18 @@ import Testing
     #expect(origin.y + 67 >= 140, "window at \(origin.y)")
   }
 
+  /// Texture over most of the picture (grain, foliage, a patterned wall) is what every part has:
+  /// a face-toned subject beside it draws the window, though the texture holds more detail.
+  @Test func texturedSurroundingsDoNotOutweighASubject() {
+    let picture = Self.preview(width: 150, height: 100) { x, y in
+      if (5..<40).contains(x), (30..<70).contains(y) { return (224, 172, 138) }
+      guard x >= 50 else { return (110, 110, 110) }
+      return (x * 7 + y * 13) % 5 < 2 ? (150, 150, 150) : (95, 95, 95)
+    }
+    let origin = AttentionWindow.origin(in: picture, window: (67, 100))
+    #expect(origin.x <= 5, "window at \(origin.x)")
+  }
+
   @Test func equalInterestStaysNearestTheCentre() {
     #expect(AttentionWindow.bestStart([1, 1, 1, 1, 1, 1, 1], span: 3) == 2)
     #expect(AttentionWindow.bestStart([0, 0, 0, 0, 0, 9, 9], span: 2) == 5)
