@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Uploads against a peer (issue 11), side by side in one run, at concurrency 4, per input:
 #   this service (`POST /v1/artwork`, raw body, a 400x600 poster, crop=centre and attention);
-#   thumbor 7.8 from PyPI in a virtualenv (2 processes, no storage, unsafe URLs, its HTTP loader
-#     reading the same file from a loopback origin), `/unsafe/400x600/...` (its default centre
-#     crop);
+#   thumbor 7.8 from PyPI in a virtualenv (2 processes, one per port, each fed 2 of the 4
+#     connections; no storage, unsafe URLs, baseline JPEG at quality 80 as this service writes,
+#     its HTTP loader reading the same file from a loopback origin), `/unsafe/400x600/...` (its
+#     default centre crop);
 #   the decode floor: decoding alone, at the shrink-on-load framing chooses (`artwork-bench
 #     floor`), on a pool of the service's size.
 # Inputs (made with libvips from testimages/photo-large.jpg): a 3000x2000 JPEG photo, a
@@ -33,19 +34,27 @@ python3 -m http.server "$ORIGIN_PORT" --bind 127.0.0.1 --directory "$INPUTS" >"$
 track $!
 wait_http "http://127.0.0.1:$ORIGIN_PORT/photo.jpg"
 
-THUMBOR_PORT=$(free_port)
 cat >"$WORK/thumbor.conf" <<CONF
 LOADER = 'thumbor.loaders.http_loader'
 STORAGE = 'thumbor.storages.no_storage'
 RESULT_STORAGE = None
 ALLOW_UNSAFE_URL = True
 QUALITY = 80
-PROGRESSIVE_JPEG = True
+PROGRESSIVE_JPEG = False
 CONF
-"$VENV/bin/thumbor" -i 127.0.0.1 -p "$THUMBOR_PORT" -c "$WORK/thumbor.conf" --processes 2 -l warning \
-  >"$WORK/thumbor.log" 2>&1 &
-track $!
-wait_http "http://127.0.0.1:$THUMBOR_PORT/healthcheck"
+# Two thumbor processes, each on its own port and fed by its own half of the clients. One
+# thumbor with `--processes 2` shares one listening socket, and keep-alive connections stick to
+# whichever process accepted them: with 4 connections, 3 or 4 often landed on one process, and
+# its rate on the same input came out at 23 or at 40 img/s from one round to the next.
+THUMBOR_PORTS=()
+for instance in 1 2; do
+  port=$(free_port)
+  "$VENV/bin/thumbor" -i 127.0.0.1 -p "$port" -c "$WORK/thumbor.conf" --processes 1 -l warning \
+    >"$WORK/thumbor-$instance.log" 2>&1 &
+  track $!
+  wait_http "http://127.0.0.1:$port/healthcheck"
+  THUMBOR_PORTS+=("$port")
+done
 
 start_service ARTWORK_STORAGE="$WORK/store"
 
@@ -64,8 +73,17 @@ for round in $(seq "$ROUNDS"); do
         --path "/v1/artwork?shape=poster&size=400&crop=$crop" --content-type "$type" --body "$f" \
         --concurrency 4 --seconds "$SECS")")
     done
-    R[thumbor,$name,$round]=$(rate "$("$BENCH" load --port "$THUMBOR_PORT" --method GET \
-      --path "/unsafe/400x600/127.0.0.1:$ORIGIN_PORT/$name" --concurrency 4 --seconds "$SECS")")
+    # Two clients of 2 connections each, one per thumbor process, at once: their rates add up.
+    loads=()
+    for index in 0 1; do
+      "$BENCH" load --port "${THUMBOR_PORTS[$index]}" --method GET \
+        --path "/unsafe/400x600/127.0.0.1:$ORIGIN_PORT/$name" --concurrency 2 \
+        --seconds "$SECS" >"$WORK/thumbor-load-$index.json" &
+      loads+=($!)
+    done
+    wait "${loads[@]}"
+    R[thumbor,$name,$round]=$(python3 -c 'import sys; print("%.2f" % sum(float(x) for x in sys.argv[1:]))' \
+      "$(rate "$(cat "$WORK/thumbor-load-0.json")")" "$(rate "$(cat "$WORK/thumbor-load-1.json")")")
     echo "round $round $name: floor ${R[floor,$name,$round]} centre ${R[centre,$name,$round]} attention ${R[attention,$name,$round]} thumbor ${R[thumbor,$name,$round]}"
   done
 done
