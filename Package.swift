@@ -17,6 +17,7 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
     // One target per concern; each wraps at most one C library, imported `internal`, so no C
     // type crosses a target's API. docs/ARCHITECTURE.md draws the graph.
@@ -25,10 +26,13 @@ let package = Package(
     // optimised: in a debug build its per-pixel loops would be some 50x slower, and every test
     // that frames a picture runs them.
     .target(name: "Pixels", swiftSettings: [.unsafeFlags(["-O"])]),
+    .target(name: "WebPDecoding", dependencies: ["CWebP"]),
     .target(name: "HTTP", dependencies: ["CHTTPParser"]),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
-    .target(name: "Imaging", dependencies: ["CVips", "ArtworkCore", "ThumbHashCodec", "Pixels"]),
+    .target(
+      name: "Imaging",
+      dependencies: ["CVips", "ArtworkCore", "ThumbHashCodec", "Pixels", "WebPDecoding"]),
     .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore", "HTTP"]),
     .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(

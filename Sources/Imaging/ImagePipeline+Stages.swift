@@ -116,6 +116,11 @@ extension ImagePipeline {
   private static func frameCroppingFirst(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode, deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture {
+    if info.format == .webp,
+      let framed = try frameWebP(source, info: info, output: output, crop: crop, deadline: deadline)
+    {
+      return framed
+    }
     let sourceSize = PixelSize(width: info.width, height: info.height)
     let (opened, shrink) = try openForFraming(source, info: info, output: output)
     var decoded = opened.limited(by: deadline)
@@ -184,9 +189,18 @@ extension ImagePipeline {
     let whole = PixelSize(width: picture.width, height: picture.height)
     let rows = try VipsPixelReader(picture).rows(
       left: 0, top: 0, width: whole.width, count: whole.height)
+    return attentionOrigin(
+      rows.pixels, size: whole, channels: picture.bands, rowBytes: rows.rowBytes, crop: crop)
+  }
+
+  /// `attentionOrigin` of a picture of `size` in memory (8-bit sRGB, `channels` per pixel).
+  static func attentionOrigin(
+    _ pixels: UnsafePointer<UInt8>, size whole: PixelSize, channels: Int, rowBytes: Int,
+    crop: PixelSize
+  ) -> (x: Int, y: Int) {
     let preview = LinearPreview(
-      pixels: rows.pixels, width: whole.width, height: whole.height, channels: picture.bands,
-      rowBytes: rows.rowBytes, longSide: previewSide)
+      pixels: pixels, width: whole.width, height: whole.height, channels: channels,
+      rowBytes: rowBytes, longSide: previewSide)
     let factor = Double(preview.factor)
     let window = (
       width: Int((Double(crop.width) / factor).rounded()),

@@ -1,4 +1,5 @@
 import ArtworkCore
+import WebPDecoding
 
 /// The image pipeline: bytes in, framed artwork (or ThumbHash pixels) out.
 ///
@@ -80,7 +81,7 @@ public enum ImagePipeline {
 
 extension ImagePipeline {
   /// The decode floor, for benchmarks: `input` decoded into memory as framing to `options` would
-  /// decode it (the shrink-on-load, a HEIF thumbnail), and nothing else (no crop, resize, colour or encode).
+  /// decode it (the shrink-on-load, a HEIF thumbnail, libwebp for an opaque WebP), and nothing else (no crop, resize, colour or encode).
   /// Answers the decoded size and the shrink.
   public static func decodeFloor(_ input: ArraySlice<UInt8>, options: ArtworkOptions)
     throws(ArtworkError) -> (width: Int, height: Int, shrink: Int)
@@ -89,6 +90,18 @@ extension ImagePipeline {
     let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: .standard)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
+    if format == .webp, let features = WebPDecoder.features(input), !features.hasAlpha,
+      !features.isAnimated
+    {
+      // As `frameWebP` decodes it for an attention crop: libwebp, the whole picture, scaled.
+      let shrink = shrinkOnLoad(info, output: output)
+      let size = ((info.width + shrink - 1) / shrink, (info.height + shrink - 1) / shrink)
+      guard WebPDecoder.rgb(input, crop: (0, 0, info.width, info.height), size: size) != nil
+      else {
+        throw ArtworkError(.unprocessableImage, "The image could not be decoded.")
+      }
+      return (size.0, size.1, shrink)
+    }
     let (opened, shrink) = try openForFraming(source, info: info, output: output)
     let image = try opened.copyMemory()
     return (image.width, image.height, shrink)

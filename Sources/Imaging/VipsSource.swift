@@ -10,7 +10,8 @@ internal import CVips
 /// libvips holds an image once the last Swift `VipsImage` is gone.
 final class VipsSource {
   private let pointer: UnsafeMutablePointer<CVips.VipsSource>
-  private let bytes: ArraySlice<UInt8>
+  /// The borrowed bytes (read directly by decoders other than libvips').
+  let bytes: ArraySlice<UInt8>
 
   /// A source over `bytes`, borrowed for the source's lifetime.
   init(borrowing bytes: ArraySlice<UInt8>) throws(ArtworkError) {
