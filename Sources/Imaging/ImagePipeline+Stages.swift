@@ -187,10 +187,13 @@ extension ImagePipeline {
     x: Int, y: Int
   ) {
     let whole = PixelSize(width: picture.width, height: picture.height)
-    let rows = try VipsPixelReader(picture).rows(
-      left: 0, top: 0, width: whole.width, count: whole.height)
-    return attentionOrigin(
-      rows.pixels, size: whole, channels: picture.bands, rowBytes: rows.rowBytes, crop: crop)
+    let reader = try VipsPixelReader(picture)
+    let rows = try reader.rows(left: 0, top: 0, width: whole.width, count: whole.height)
+    // The pixels belong to the reader's region: it must live until they are read.
+    return withExtendedLifetime(reader) {
+      attentionOrigin(
+        rows.pixels, size: whole, channels: picture.bands, rowBytes: rows.rowBytes, crop: crop)
+    }
   }
 
   /// `attentionOrigin` of a picture of `size` in memory (8-bit sRGB, `channels` per pixel).

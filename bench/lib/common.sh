@@ -16,6 +16,8 @@ cleanup() {
     while kill -0 "$pid" 2>/dev/null && [ $waited -lt 50 ]; do sleep 0.1; waited=$((waited + 1)); done
     kill -KILL "$pid" 2>/dev/null || true
   done
+  # The service's log outlives the run (a crash's backtrace is in it).
+  if [ -s "$WORK/service.log" ]; then mkdir -p "$ROOT/bench/out" && cp "$WORK/service.log" "$ROOT/bench/out/last-service.log"; fi
   rm -rf "$WORK"
 }
 
