@@ -33,7 +33,8 @@ extension ImagePipeline {
     }
     return SourceInfo(
       format: format, width: size.width, height: size.height, bytes: byteCount,
-      hasAlpha: header.hasAlpha)
+      hasAlpha: header.hasAlpha, hasICCProfile: header.hasICCProfile,
+      orientation: header.orientation)
   }
 
   /// The lazily loading image of `source` (header parsed, no pixel decoded), its loader checked

@@ -11,11 +11,11 @@ extension ImagePipeline {
   static func frameWebP(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode, deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture? {
-    guard let features = WebPDecoder.features(source.bytes), !features.hasAlpha,
+    // The header's facts come from `readHeader`: no second parse.
+    guard !info.hasICCProfile, info.orientation == 1,
+      let features = WebPDecoder.features(source.bytes), !features.hasAlpha,
       !features.isAnimated, features.width == info.width, features.height == info.height
     else { return nil }
-    let header = try open(source, format: .webp)
-    guard !header.hasICCProfile, header.orientation == 1 else { return nil }
     let sourceSize = PixelSize(width: info.width, height: info.height)
     let shrink = shrinkOnLoad(info, output: output)
     let picture = PixelSize(

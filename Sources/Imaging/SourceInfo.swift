@@ -10,4 +10,8 @@ public struct SourceInfo: Sendable, Hashable {
   public var bytes: Int
   /// Whether the header declares an alpha band (framing picks its path by it).
   var hasAlpha = false
+  /// Whether the header carries an ICC profile, and its EXIF orientation (1: upright): the WebP
+  /// path leaves either to libvips.
+  var hasICCProfile = false
+  var orientation = 1
 }

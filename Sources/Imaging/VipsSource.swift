@@ -34,12 +34,7 @@ final class VipsSource {
   /// first frame in order, top to bottom, when pixels are asked for. Decode errors fail (libvips
   /// `fail_on` = error) rather than leave grey rows.
   func open() throws(ArtworkError) -> VipsImage {
-    guard let image = artwork_vips_open(pointer) else {
-      throw Vips.failure(
-        .unprocessableImage, "The image header could not be read.",
-        call: "vips_image_new_from_source")
-    }
-    return VipsImage(owning: image, keepAlive: self)
+    try opened(artwork_vips_open(pointer))
   }
 
   /// `open`, decoding at a fraction of the full size for formats that can (JPEG at 1/2, 1/4 or
@@ -52,18 +47,20 @@ final class VipsSource {
       case .webp: artwork_vips_open_webp_scaled(pointer, 1 / Double(shrink))
       default: artwork_vips_open(pointer)
       }
-    guard let image else {
-      throw Vips.failure(
-        .unprocessableImage, "The image header could not be read.",
-        call: "vips_image_new_from_source")
-    }
-    return VipsImage(owning: image, keepAlive: self)
+    return try opened(image)
   }
 
   /// A HEIC or AVIF's embedded thumbnail (header parsed, no pixel decoded); the primary image
   /// when the file has none.
   func openHEIFThumbnail() throws(ArtworkError) -> VipsImage {
-    guard let image = artwork_vips_open_heif_thumbnail(pointer) else {
+    try opened(artwork_vips_open_heif_thumbnail(pointer))
+  }
+
+  /// The image one of the opening calls made, owned; their failure (a header libvips refused).
+  private func opened(_ image: UnsafeMutablePointer<CVips.VipsImage>?) throws(ArtworkError)
+    -> VipsImage
+  {
+    guard let image else {
       throw Vips.failure(
         .unprocessableImage, "The image header could not be read.",
         call: "vips_image_new_from_source")
