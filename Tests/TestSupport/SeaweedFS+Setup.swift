@@ -87,9 +87,9 @@ extension SeaweedFS {
     return address
   }
 
-  /// One HTTP/1.0-style exchange with 127.0.0.1:`port` (empty body, connection closed after),
-  /// bounded by a 5 s socket timeout. Only the status is parsed.
-  static func request(_ method: String, port: Int, path: String) throws -> (
+  /// One HTTP/1.0-style exchange with 127.0.0.1:`port` (connection closed after), bounded by
+  /// a 5 s socket timeout. Only the status is parsed.
+  static func request(_ method: String, port: Int, path: String, body: [UInt8] = []) throws -> (
     status: Int, body: String
   ) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -106,9 +106,9 @@ extension SeaweedFS {
     }
     guard connected == 0 else { throw SeaweedFSError("connect to port \(port) failed") }
     let text =
-      "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n"
-      + "Connection: close\r\n\r\n"
-    let bytes = Array(text.utf8)
+      "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+      + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+    let bytes = Array(text.utf8) + body
     var sent = 0
     while sent < bytes.count {
       let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }

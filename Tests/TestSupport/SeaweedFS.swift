@@ -52,6 +52,7 @@ public final class SeaweedFS: Sendable {
       do {
         try await server.startProcess()
         try await server.createBucket()
+        try await server.awaitWrites()
         return server
       } catch {
         await server.stop()
@@ -98,10 +99,12 @@ public final class SeaweedFS: Sendable {
     removeSockets()
   }
 
-  /// Starts the server again on the same ports and data directory.
+  /// Starts the server again on the same ports and data directory, and returns once it takes
+  /// writes again.
   public func restart() async throws {
     await stop()
     try await startProcess()
+    try await awaitWrites()
   }
 
   /// Stops the server and removes its directory.
@@ -171,6 +174,28 @@ public final class SeaweedFS: Sendable {
       try await Task.sleep(for: .milliseconds(100))
     }
     throw SeaweedFSError("could not create bucket \(bucket): \(last)")
+  }
+
+  /// Waits until a write into the bucket goes through. `/healthz` answers as soon as the S3
+  /// gateway listens, but after a restart the first write can wait 5 s or more for the volume
+  /// server to report to the master: long enough, on a busy machine, for a client's timeout.
+  /// The probe is an object outside every test's prefix, written through the filer's own API.
+  private func awaitWrites() async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    var last = ""
+    while ContinuousClock.now < deadline {
+      do {
+        let answer = try Self.request(
+          "PUT", port: port + 3, path: "/buckets/\(bucket)/harness-write-probe",
+          body: Array("ready".utf8))
+        if (200...299).contains(answer.status) { return }
+        last = "HTTP \(answer.status)"
+      } catch {
+        last = "\(error)"
+      }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    throw SeaweedFSError("bucket \(bucket) took no write within 60 s: \(last)")
   }
 
   /// The unix sockets weed leaves in /tmp, named after this server's ports only.
