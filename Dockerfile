@@ -5,7 +5,8 @@ ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      pkg-config libvips-dev libwebp-dev libhttp-parser-dev libcurl4-openssl-dev libssl-dev \
+      pkg-config libvips-dev libwebp-dev libjpeg62-turbo-dev libhttp-parser-dev \
+      libcurl4-openssl-dev libssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Everything Package.swift declares must exist for the manifest to load, test targets included
@@ -21,7 +22,7 @@ RUN swift build -c release --product artwork --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libvips42 libwebp7 libhttp-parser2.9 libcurl4 libssl3 ca-certificates \
+      libvips42 libwebp7 libjpeg62-turbo libhttp-parser2.9 libcurl4 libssl3 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/artwork --create-home artwork \
  && install -d -o artwork -g artwork -m 0750 /var/lib/artwork/data

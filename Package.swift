@@ -18,6 +18,8 @@ let package = Package(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(
+      name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
 
     // One target per concern; each wraps at most one C library, imported `internal`, so no C
     // type crosses a target's API. docs/ARCHITECTURE.md draws the graph.
@@ -27,12 +29,15 @@ let package = Package(
     // that frames a picture runs them.
     .target(name: "Pixels", swiftSettings: [.unsafeFlags(["-O"])]),
     .target(name: "WebPDecoding", dependencies: ["CWebP"]),
+    .target(name: "JPEGDecoding", dependencies: ["CJPEG"]),
     .target(name: "HTTP", dependencies: ["CHTTPParser"]),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
     .target(
       name: "Imaging",
-      dependencies: ["CVips", "ArtworkCore", "ThumbHashCodec", "Pixels", "WebPDecoding"]),
+      dependencies: [
+        "CVips", "ArtworkCore", "ThumbHashCodec", "Pixels", "WebPDecoding", "JPEGDecoding",
+      ]),
     .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore", "HTTP"]),
     .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(

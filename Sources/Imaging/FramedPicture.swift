@@ -12,6 +12,18 @@ struct FramedPicture {
   let image: VipsImage
   /// The region it shows, when the path that framed it knows it (nil through libvips' thumbnail).
   let region: Region?
-  /// The shrink-on-load factor used (1: full size).
-  var shrink: Int = 1
+  /// The scale the source was decoded at, in eighths (8: full size; 4: shrink-on-load 1/2).
+  var eighths: Int = 8
+}
+
+extension FramedPicture.Region {
+  /// The region of a `source`-sized picture that the rectangle of `size` at `origin` of its
+  /// scaled decode (`picture`-sized) shows.
+  init(_ origin: (x: Int, y: Int), _ size: PixelSize, of picture: PixelSize, in source: PixelSize) {
+    let x = Double(source.width) / Double(picture.width)
+    let y = Double(source.height) / Double(picture.height)
+    self.init(
+      x: Double(origin.x) * x, y: Double(origin.y) * y, width: Double(size.width) * x,
+      height: Double(size.height) * y)
+  }
 }

@@ -117,10 +117,13 @@ extension ImagePipeline {
   private static func frameCroppingFirst(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode, deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture {
-    if info.format == .webp,
-      let framed = try frameWebP(source, info: info, output: output, crop: crop, deadline: deadline)
-    {
-      return framed
+    if let decode = scaledDecode(source.bytes, info: info, output: output) {
+      do {
+        return try frame(decode, output: output, crop: crop, deadline: deadline)
+      } catch  where error.kind == .unprocessableImage {
+        // Damaged data (libjpeg's warnings included): libvips, the pipeline's one judge of what
+        // a broken picture is, decodes it again below and says what is wrong with it.
+      }
     }
     let sourceSize = PixelSize(width: info.width, height: info.height)
     let (opened, shrink) = try openForFraming(source, info: info, output: output)
@@ -156,7 +159,7 @@ extension ImagePipeline {
     let region = FramedPicture.Region(
       x: Double(origin.x) * toSource.0, y: Double(origin.y) * toSource.1,
       width: Double(cropSize.width) * toSource.0, height: Double(cropSize.height) * toSource.1)
-    return FramedPicture(image: image, region: region, shrink: shrink)
+    return FramedPicture(image: image, region: region, eighths: 8 / shrink)
   }
 
   /// The `size` rectangle at (`x`, `y`) of an 8-bit sRGB picture, resampled in linear light to

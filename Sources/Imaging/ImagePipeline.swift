@@ -1,5 +1,4 @@
 import ArtworkCore
-import WebPDecoding
 
 /// The image pipeline: bytes in, framed artwork (or ThumbHash pixels) out.
 ///
@@ -81,29 +80,23 @@ public enum ImagePipeline {
 
 extension ImagePipeline {
   /// The decode floor, for benchmarks: `input` decoded into memory as framing to `options` would
-  /// decode it (the shrink-on-load, a HEIF thumbnail, libwebp for an opaque WebP), and nothing else (no crop, resize, colour or encode).
-  /// Answers the decoded size and the shrink.
+  /// decode it (libjpeg-turbo at the chosen eighths, libwebp scaled, else libvips at the
+  /// shrink-on-load or from a HEIF thumbnail), and nothing else: no crop, resize, colour or
+  /// encode. Answers the decoded size and its scale in eighths.
   public static func decodeFloor(_ input: ArraySlice<UInt8>, options: ArtworkOptions)
-    throws(ArtworkError) -> (width: Int, height: Int, shrink: Int)
+    throws(ArtworkError) -> (width: Int, height: Int, eighths: Int)
   {
     let format = try sniff(input)
     let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: .standard)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
-    if format == .webp, let features = WebPDecoder.features(input), !features.hasAlpha,
-      !features.isAnimated
-    {
-      // As `frameWebP` decodes it for an attention crop: libwebp, the whole picture, scaled.
-      let shrink = shrinkOnLoad(info, output: output)
-      let size = ((info.width + shrink - 1) / shrink, (info.height + shrink - 1) / shrink)
-      guard WebPDecoder.rgb(input, crop: (0, 0, info.width, info.height), size: size) != nil
-      else {
-        throw ArtworkError(.unprocessableImage, "The image could not be decoded.")
-      }
-      return (size.0, size.1, shrink)
+    if let decode = scaledDecode(input, info: info, output: output) {
+      // As an attention crop decodes it: the whole picture, scaled by its own library.
+      _ = try decode.whole()
+      return (decode.picture.width, decode.picture.height, decode.eighths)
     }
     let (opened, shrink) = try openForFraming(source, info: info, output: output)
     let image = try opened.copyMemory()
-    return (image.width, image.height, shrink)
+    return (image.width, image.height, 8 / shrink)
   }
 }

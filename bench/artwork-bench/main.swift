@@ -167,7 +167,7 @@ func runFloor(_ options: Options) async {
   let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400))
   let pool = BlockingPool<Void>(name: "artwork-img", threads: workers, queueLimit: 64)
   let counter = Counter()
-  let shrink = Counter()
+  let eighths = Counter()
   let start = ContinuousClock.now
   let deadline = start + .seconds(seconds)
   await withTaskGroup(of: Void.self) { group in
@@ -179,7 +179,7 @@ func runFloor(_ options: Options) async {
           let decoded = try? await pool.run { () throws(ArtworkError) in
             try ImagePipeline.decodeFloor(image, options: artworkOptions)
           }
-          if number == 0, let decoded { for _ in 1..<decoded.shrink { _ = shrink.next() } }
+          if number == 0, let decoded { for _ in 0..<decoded.eighths { _ = eighths.next() } }
         }
       }
     }
@@ -189,7 +189,7 @@ func runFloor(_ options: Options) async {
     Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   printJSON([
     ("mode", "floor"), ("requests", counter.value), ("seconds", elapsedSeconds),
-    ("rate", Double(counter.value) / elapsedSeconds), ("shrink", shrink.value + 1),
+    ("rate", Double(counter.value) / elapsedSeconds), ("eighths", eighths.value),
     ("workers", workers),
   ])
 }

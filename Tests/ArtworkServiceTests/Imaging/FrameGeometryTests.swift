@@ -101,6 +101,26 @@ import Testing
   }
 
   @Test(arguments: [
+    // A 2000x3000 poster to 400x600: 3/8 is 750x1125, 1.88x over; 2/8 (500x750) would be 1.25x.
+    (size(2000, 3000), size(400, 600), 3),
+    // A 2964x2000 photo to a poster: the 400x600 cover is 889x600; 4/8 is 1482x1000 (1.67x),
+    // 3/8 1112x750 (1.25x).
+    (size(2964, 2000), size(400, 600), 4),
+    // The same photo to a 400 px square (a 593x400 cover): 2/8 is 741x500, 1.25x, short of the
+    // 1.5x the coarse scales need; 3/8 is 1.88x.
+    (size(2964, 2000), size(400, 400), 3),
+    // 2/8 with 1.5x to spare (600x600 from 400x400 is exactly 1.5x), and 1/8 with 2x.
+    (size(2400, 2400), size(400, 400), 2),
+    (size(8000, 8000), size(500, 500), 1),
+    // Small pictures decode whole, and pictures smaller than the output too.
+    (size(600, 400), size(400, 400), 8),
+    (size(300, 200), size(400, 600), 8),
+  ])
+  func jpegScalesKeepTheirMargin(source: PixelSize, output: PixelSize, eighths: Int) {
+    #expect(FrameGeometry.jpegEighths(source: source, output: output) == eighths)
+  }
+
+  @Test(arguments: [
     // A 1000x872 thumbnail: a 200 px square needs a 229x200 cover, 4.4x over; a 400x600 poster
     // a 688x600 cover, 1.45x (enough for a shrunk decode, not for a thumbnail).
     (size(1000, 872), size(200, 200), true),

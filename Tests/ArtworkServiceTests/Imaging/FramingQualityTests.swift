@@ -32,6 +32,7 @@ import Testing
 
   @Test(arguments: [
     ("landscape.jpg", "poster", 400), ("landscape.jpg", "square", 256),
+    ("landscape.jpg", "square", 300), ("portrait.jpg", "poster", 200),
     ("portrait.jpg", "poster", 400), ("portrait.jpg", "square", 400),
     ("photo.webp", "poster", 400), ("photo.png", "poster", 300), ("photo.heic", "poster", 400),
     ("thumbnailed.heic", "poster", 400), ("thumbnailed.heic", "square", 200),
@@ -71,7 +72,7 @@ import Testing
     let framedScore = try #require(scores["framed"] as? Double)
     let new = try #require(scores["stored_new"] as? Double)
     let previous = try #require(scores["stored_old"] as? Double)
-    #expect(framedScore >= 0.98, "\(name) \(shape) \(size): \(scores) (shrink \(framed.shrink))")
+    #expect(framedScore >= 0.98, "\(name) \(shape) \(size): \(scores) (scale \(framed.eighths)/8)")
     #expect(new >= previous - 0.01, "\(name) \(shape) \(size): \(scores)")
   }
 
@@ -107,7 +108,7 @@ import Testing
       source, info: info, output: output, crop: .attention, limits: .standard,
       deadline: Deadline(secondsFromNow: 60))
     let region = try #require(framed.region)
-    #expect(framed.shrink == 2)
+    #expect(framed.eighths == 4)
     let file = directory.appendingPathComponent("attention.png")
     try Data(try framed.image.png(nil)).write(to: file)
     let scores = try PythonTools.object(
