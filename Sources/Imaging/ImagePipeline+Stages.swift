@@ -320,6 +320,15 @@ extension ImagePipeline {
   {
     let sourceSize = PixelSize(width: info.width, height: info.height)
     let target = FrameGeometry.thumbnailSize(source: sourceSize)
+    if target != sourceSize, let decode = scaledDecode(source.bytes, info: info, output: target),
+      let pixels = try? decode.whole()
+    {
+      // The whole picture, stretched to exactly the target like libvips' thumbnail below
+      // (the aspect ratio moves by under a pixel), in linear light like every framed picture.
+      // Damaged data is left to libvips, which says what is wrong with it.
+      if deadline.hasPassed { throw deadline.error }
+      return scaledThumbnail(pixels, size: decode.picture, to: target)
+    }
     do {
       let image: VipsImage
       if target == sourceSize {
@@ -336,6 +345,26 @@ extension ImagePipeline {
     } catch  where error.kind == .unprocessableImage {
       throw decodeFailure(error, info: info, deadline: deadline)
     }
+  }
+
+  /// A packed RGB picture of `size`, resampled to `target` as RGBA (opaque).
+  private static func scaledThumbnail(_ pixels: [UInt8], size: PixelSize, to target: PixelSize)
+    -> ThumbnailPixels
+  {
+    let resampler = LinearLightResampler(
+      source: (size.width, size.height), output: (target.width, target.height))
+    let rgb = pixels.withUnsafeBufferPointer { buffer in
+      resampler.resample(channels: 3) { (top: Int, _: Int) in
+        (buffer.baseAddress! + top * size.width * 3, size.width * 3)
+      }
+    }
+    var rgba = [UInt8](repeating: 255, count: target.width * target.height * 4)
+    for index in 0..<target.width * target.height {
+      rgba[index * 4] = rgb[index * 3]
+      rgba[index * 4 + 1] = rgb[index * 3 + 1]
+      rgba[index * 4 + 2] = rgb[index * 3 + 2]
+    }
+    return ThumbnailPixels(width: target.width, height: target.height, rgba: rgba)
   }
 
   /// What a failure to decode pixels means to the client: the time limit when it was spent,

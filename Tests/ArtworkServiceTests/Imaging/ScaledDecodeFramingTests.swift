@@ -158,4 +158,30 @@ import Testing
       _ = try JPEGDecoder.rgb(bytes[...], eighths: 8, crop: (0, 0, 600, 400))
     }
   }
+
+  /// The ThumbHash's pixels of a JPEG come from libjpeg at a small scale (coffee.jpg's 100x67
+  /// from 3/8, 225x150), resampled in linear light: within a couple of codes of libvips'
+  /// thumbnail of the same picture (from a PNG, which libvips decodes), and the same size.
+  @Test func aJPEGsThumbnailComesFromLibjpeg() throws {
+    Vips.initialize()
+    let bytes = Fixtures.bytes("coffee.jpg")
+    let source = try VipsSource(borrowing: bytes)
+    let info = try ImagePipeline.readHeader(
+      source, format: .jpeg, byteCount: bytes.count, limits: .standard)
+    let output = PixelSize(width: 100, height: 67)
+    #expect(ImagePipeline.scaledDecode(bytes[...], info: info, output: output)?.eighths == 3)
+    let direct = try ImagePipeline.thumbnailPixels(bytes, limits: .standard).pixels
+    let decoded = try PipelineFixture.decode(bytes)
+    let png = try VipsImage.srgb(
+      decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands
+    ).png(nil)
+    let general = try ImagePipeline.thumbnailPixels(png, limits: .standard).pixels
+    #expect(direct.width == 100 && direct.height == 67)
+    #expect(general.width == direct.width && general.height == direct.height)
+    let difference =
+      zip(direct.rgba, general.rgba).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+      / direct.rgba.count
+    #expect(difference <= 2, "mean difference \(difference)")
+    #expect(stride(from: 3, to: direct.rgba.count, by: 4).allSatisfy { direct.rgba[$0] == 255 })
+  }
 }
