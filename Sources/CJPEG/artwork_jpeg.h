@@ -63,70 +63,115 @@ static inline int artwork_jpeg_header(const uint8_t *data, size_t length, int *w
   return ARTWORK_JPEG_OK;
 }
 
-/// Decodes the picture scaled by `eighths`/8 (libjpeg's DCT scaling, 1-8), and writes the
-/// `crop_width` x `crop_height` area at (`crop_left`, `crop_top`) of that scaled picture to `out`
-/// as packed RGB (`crop_width * crop_height * 3` bytes). Only the rows down to the crop's last
-/// are decoded; columns outside it skip the inverse DCT where the iMCU grid allows. `message`
-/// (JMSG_LENGTH_MAX bytes) receives libjpeg's words on failure.
-static inline int artwork_jpeg_decode_rgb(const uint8_t *data, size_t length, int eighths,
-                                          int crop_left, int crop_top, int crop_width,
-                                          int crop_height, uint8_t *out, char *message) {
+/// A decode in progress: the rows of one rectangle of the picture scaled by eighths/8, read a
+/// few at a time (`artwork_jpeg_rows_*`).
+typedef struct {
   struct jpeg_decompress_struct info;
   struct artwork_jpeg_error error;
-  uint8_t *volatile row = NULL;
-  info.err = jpeg_std_error(&error.manager);
-  error.manager.error_exit = artwork_jpeg_error_exit;
-  error.manager.emit_message = artwork_jpeg_emit_message;
-  error.message[0] = 0;
-  if (setjmp(error.jump)) {
-    jpeg_destroy_decompress(&info);
-    free(row);
-    memcpy(message, error.message, JMSG_LENGTH_MAX);
-    return ARTWORK_JPEG_DAMAGED;
+  uint8_t *row;     // one decoded row, widened by libjpeg to its iMCU grid
+  size_t skip;      // bytes of `row` before the rectangle's first column
+  size_t row_bytes; // the rectangle's row: width * 3
+  int rows_left;
+} artwork_jpeg_rows;
+
+/// Starts decoding the `crop_width` x `crop_height` area at (`crop_left`, `crop_top`) of the
+/// picture scaled by `eighths`/8 (libjpeg's DCT scaling, 1-8), as packed RGB. Rows above the
+/// area are skipped; columns outside it skip the inverse DCT where the iMCU grid allows. NULL on
+/// failure, with `*status` and `message` (JMSG_LENGTH_MAX bytes) saying why.
+static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, size_t length,
+                                                        int eighths, int crop_left,
+                                                        int crop_top, int crop_width,
+                                                        int crop_height, int *status,
+                                                        char *message) {
+  artwork_jpeg_rows *rows = (artwork_jpeg_rows *)calloc(1, sizeof(artwork_jpeg_rows));
+  if (rows == NULL) {
+    *status = ARTWORK_JPEG_NO_MEMORY;
+    return NULL;
   }
-  jpeg_create_decompress(&info);
-  jpeg_mem_src(&info, data, (unsigned long)length);
-  jpeg_read_header(&info, TRUE);
-  J_COLOR_SPACE space = info.jpeg_color_space;
-  if (!((space == JCS_GRAYSCALE && info.num_components == 1) ||
-        ((space == JCS_YCbCr || space == JCS_RGB) && info.num_components == 3))) {
-    jpeg_destroy_decompress(&info);
-    return ARTWORK_JPEG_UNSUPPORTED;
+  rows->info.err = jpeg_std_error(&rows->error.manager);
+  rows->error.manager.error_exit = artwork_jpeg_error_exit;
+  rows->error.manager.emit_message = artwork_jpeg_emit_message;
+  if (setjmp(rows->error.jump)) {
+    memcpy(message, rows->error.message, JMSG_LENGTH_MAX);
+    jpeg_destroy_decompress(&rows->info);
+    free(rows->row);
+    free(rows);
+    *status = ARTWORK_JPEG_DAMAGED;
+    return NULL;
   }
-  info.scale_num = (unsigned int)eighths;
-  info.scale_denom = 8;
-  info.out_color_space = JCS_RGB;
-  jpeg_start_decompress(&info);
-  int width = (int)info.output_width;
-  int height = (int)info.output_height;
+  jpeg_create_decompress(&rows->info);
+  jpeg_mem_src(&rows->info, data, (unsigned long)length);
+  jpeg_read_header(&rows->info, TRUE);
+  J_COLOR_SPACE space = rows->info.jpeg_color_space;
+  int components = rows->info.num_components;
+  int width = 0, height = 0;
+  if ((space == JCS_GRAYSCALE && components == 1) ||
+      ((space == JCS_YCbCr || space == JCS_RGB) && components == 3)) {
+    rows->info.scale_num = (unsigned int)eighths;
+    rows->info.scale_denom = 8;
+    rows->info.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&rows->info);
+    width = (int)rows->info.output_width;
+    height = (int)rows->info.output_height;
+  }
   if (crop_left < 0 || crop_top < 0 || crop_width <= 0 || crop_height <= 0 ||
       crop_left + crop_width > width || crop_top + crop_height > height) {
-    jpeg_destroy_decompress(&info);
-    snprintf(message, JMSG_LENGTH_MAX, "crop outside the %dx%d picture", width, height);
-    return ARTWORK_JPEG_UNSUPPORTED;
+    snprintf(message, JMSG_LENGTH_MAX, "crop %dx%d at (%d, %d) of a %dx%d picture", crop_width,
+             crop_height, crop_left, crop_top, width, height);
+    jpeg_destroy_decompress(&rows->info);
+    free(rows);
+    *status = ARTWORK_JPEG_UNSUPPORTED;
+    return NULL;
   }
-  // libjpeg widens the columns to its iMCU grid: decode those, keep the crop's.
   JDIMENSION left = (JDIMENSION)crop_left;
   JDIMENSION columns = (JDIMENSION)crop_width;
-  if (columns < (JDIMENSION)width) jpeg_crop_scanline(&info, &left, &columns);
-  size_t skip = (size_t)(crop_left - (int)left) * 3;
-  row = (uint8_t *)malloc((size_t)columns * 3);
-  if (row == NULL) {
-    jpeg_destroy_decompress(&info);
-    return ARTWORK_JPEG_NO_MEMORY;
+  if (columns < (JDIMENSION)width) jpeg_crop_scanline(&rows->info, &left, &columns);
+  rows->skip = (size_t)(crop_left - (int)left) * 3;
+  rows->row_bytes = (size_t)crop_width * 3;
+  rows->rows_left = crop_height;
+  rows->row = (uint8_t *)malloc((size_t)columns * 3);
+  if (rows->row == NULL) {
+    jpeg_destroy_decompress(&rows->info);
+    free(rows);
+    *status = ARTWORK_JPEG_NO_MEMORY;
+    return NULL;
   }
-  if (crop_top > 0) jpeg_skip_scanlines(&info, (JDIMENSION)crop_top);
-  for (int y = 0; y < crop_height; y++) {
-    JSAMPROW rows[1] = {row};
-    if (jpeg_read_scanlines(&info, rows, 1) != 1) {
-      snprintf(error.message, JMSG_LENGTH_MAX, "no row %d of %d", crop_top + y, height);
-      longjmp(error.jump, 1);
+  if (crop_top > 0) jpeg_skip_scanlines(&rows->info, (JDIMENSION)crop_top);
+  *status = ARTWORK_JPEG_OK;
+  return rows;
+}
+
+/// The next `count` rows of the rectangle into `out` (`count` rows of width * 3 bytes). After a
+/// failure (status and `message` as for opening) the decode is over: only closing is left.
+static inline int artwork_jpeg_rows_read(artwork_jpeg_rows *rows, uint8_t *out, int count,
+                                         char *message) {
+  if (count > rows->rows_left || rows->row == NULL) {
+    snprintf(message, JMSG_LENGTH_MAX, "%d rows asked for, %d left", count, rows->rows_left);
+    return ARTWORK_JPEG_UNSUPPORTED;
+  }
+  if (setjmp(rows->error.jump)) {
+    memcpy(message, rows->error.message, JMSG_LENGTH_MAX);
+    free(rows->row);
+    rows->row = NULL;
+    return ARTWORK_JPEG_DAMAGED;
+  }
+  for (int y = 0; y < count; y++) {
+    JSAMPROW line[1] = {rows->row};
+    if (jpeg_read_scanlines(&rows->info, line, 1) != 1) {
+      snprintf(rows->error.message, JMSG_LENGTH_MAX, "the data ended before the crop's end");
+      longjmp(rows->error.jump, 1);
     }
-    memcpy(out + (size_t)y * (size_t)crop_width * 3, row + skip, (size_t)crop_width * 3);
+    memcpy(out + (size_t)y * rows->row_bytes, rows->row + rows->skip, rows->row_bytes);
   }
-  free(row);
-  row = NULL;
-  jpeg_destroy_decompress(&info);
+  rows->rows_left -= count;
   return ARTWORK_JPEG_OK;
+}
+
+/// Ends a decode, finished or not.
+static inline void artwork_jpeg_rows_close(artwork_jpeg_rows *rows) {
+  if (rows == NULL) return;
+  jpeg_destroy_decompress(&rows->info);
+  free(rows->row);
+  free(rows);
 }
 #endif

@@ -1,5 +1,6 @@
 import ArtworkCore
 import JPEGDecoding
+import Pixels
 
 extension ImagePipeline {
   /// A JPEG as libjpeg-turbo decodes it (`JPEGDecoder`), at the smallest scale of eighths that
@@ -23,10 +24,19 @@ extension ImagePipeline {
       whole: { () throws(ArtworkError) in
         try rgb(bytes, eighths: eighths, crop: (0, 0, picture.width, picture.height))
       },
-      rectangle: { (origin, size) throws(ArtworkError) in
-        let pixels = try rgb(
-          bytes, eighths: eighths, crop: (origin.x, origin.y, size.width, size.height))
-        return (pixels, FramedPicture.Region(origin, size, of: picture, in: source))
+      resampleRectangle: { (origin, size, resampler, deadline) throws(ArtworkError) in
+        // Streamed: libjpeg's rows go to the resampler a strip at a time.
+        let rows = try jpeg { () throws(JPEGDecoder.Failure) in
+          try JPEGDecoder.Rows(
+            bytes, eighths: eighths, crop: (origin.x, origin.y, size.width, size.height))
+        }
+        let resampled = try resampler.resample(channels: 3) {
+          (_: Int, count: Int) throws(ArtworkError) in
+          if deadline.hasPassed { throw deadline.error }
+          let strip = try jpeg { () throws(JPEGDecoder.Failure) in try rows.next(count) }
+          return (strip, size.width * 3)
+        }
+        return (resampled, FramedPicture.Region(origin, size, of: picture, in: source))
       })
   }
 
@@ -34,8 +44,17 @@ extension ImagePipeline {
   private static func rgb(
     _ bytes: ArraySlice<UInt8>, eighths: Int, crop: (Int, Int, Int, Int)
   ) throws(ArtworkError) -> [UInt8] {
+    try jpeg { () throws(JPEGDecoder.Failure) in
+      try JPEGDecoder.rgb(bytes, eighths: eighths, crop: crop)
+    }
+  }
+
+  /// `work`'s result; its failure as the pipeline's decode failure.
+  private static func jpeg<T>(_ work: () throws(JPEGDecoder.Failure) -> T) throws(ArtworkError)
+    -> T
+  {
     do throws(JPEGDecoder.Failure) {
-      return try JPEGDecoder.rgb(bytes, eighths: eighths, crop: crop)
+      return try work()
     } catch {
       throw libraryFailure("libjpeg", "\(error)")
     }

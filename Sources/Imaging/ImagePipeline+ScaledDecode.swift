@@ -12,11 +12,15 @@ struct ScaledDecode {
   let eighths: Int
   /// The whole picture at `picture` size, packed RGB: what an attention decision reads.
   let whole: () throws(ArtworkError) -> [UInt8]
-  /// The rectangle of `size` at `origin` of the picture, packed RGB at `size`, and the region
-  /// of the source it shows.
-  let rectangle:
-    (_ origin: (x: Int, y: Int), _ size: PixelSize) throws(ArtworkError) -> (
-      pixels: [UInt8], region: FramedPicture.Region
+  /// The rectangle of `size` at `origin` of the picture, decoded (at `size`) and resampled by
+  /// `resampler` (from `size` to the output) as it is decoded, a strip at a time, with the
+  /// deadline checked between strips; and the region of the source it shows.
+  let resampleRectangle:
+    (
+      _ origin: (x: Int, y: Int), _ size: PixelSize, _ resampler: LinearLightResampler,
+      _ deadline: Deadline
+    ) throws(ArtworkError) -> (
+      bytes: [UInt8], region: FramedPicture.Region
     )
 
   /// The region of the source that a rectangle of the picture shows.
@@ -39,39 +43,34 @@ extension ImagePipeline {
     }
   }
 
-  /// Frames a `ScaledDecode`: a centre crop decodes only its rectangle; an attention crop decodes
-  /// the whole picture once, for the preview and the crop. Either is then resampled in linear
-  /// light to exactly `output`, like every other picture.
+  /// Frames a `ScaledDecode`: a centre crop decodes only its rectangle, resampled as it is
+  /// decoded; an attention crop decodes the whole picture once, for the preview and the crop.
+  /// Either is resampled in linear light to exactly `output`, like every other picture.
   static func frame(
     _ decode: ScaledDecode, output: PixelSize, crop: CropMode, deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture {
     let picture = decode.picture
     let cropSize = FrameGeometry.cropSize(in: picture, output: output)
-    let pixels: [UInt8]
-    let region: FramedPicture.Region
-    let read: (x: Int, y: Int, rowPixels: Int)
-    if crop == .attention, cropSize != picture {
-      pixels = try decode.whole()
-      let origin = pixels.withUnsafeBufferPointer {
-        attentionOrigin(
-          $0.baseAddress!, size: picture, channels: 3, rowBytes: picture.width * 3, crop: cropSize)
-      }
-      read = (origin.x, origin.y, picture.width)
-      region = decode.region(of: origin, cropSize)
-    } else {
-      let origin = FrameGeometry.cropOrigin(cropSize, in: picture, centre: nil)
-      (pixels, region) = try decode.rectangle(origin, cropSize)
-      read = (0, 0, cropSize.width)
-    }
-    if deadline.hasPassed { throw deadline.error }
     let resampler = LinearLightResampler(
       source: (cropSize.width, cropSize.height), output: (output.width, output.height))
-    let rowBytes = read.rowPixels * 3
-    let bytes = pixels.withUnsafeBufferPointer { buffer in
-      let first = buffer.baseAddress! + read.y * rowBytes + read.x * 3
-      return resampler.resample(channels: 3) { (top: Int, _: Int) in
-        (first + top * rowBytes, rowBytes)
+    let bytes: [UInt8]
+    let region: FramedPicture.Region
+    if crop == .attention, cropSize != picture {
+      let pixels = try decode.whole()
+      if deadline.hasPassed { throw deadline.error }
+      let rowBytes = picture.width * 3
+      (bytes, region) = pixels.withUnsafeBufferPointer { buffer in
+        let origin = attentionOrigin(
+          buffer.baseAddress!, size: picture, channels: 3, rowBytes: rowBytes, crop: cropSize)
+        let first = buffer.baseAddress! + origin.y * rowBytes + origin.x * 3
+        let bytes = resampler.resample(channels: 3) { (top: Int, _: Int) in
+          (first + top * rowBytes, rowBytes)
+        }
+        return (bytes, decode.region(of: origin, cropSize))
       }
+    } else {
+      let origin = FrameGeometry.cropOrigin(cropSize, in: picture, centre: nil)
+      (bytes, region) = try decode.resampleRectangle(origin, cropSize, resampler, deadline)
     }
     let image = try VipsImage.srgb(bytes, width: output.width, height: output.height, bands: 3)
     return FramedPicture(image: image, region: region, eighths: decode.eighths)

@@ -120,9 +120,10 @@ extension ImagePipeline {
     if let decode = scaledDecode(source.bytes, info: info, output: output) {
       do {
         return try frame(decode, output: output, crop: crop, deadline: deadline)
-      } catch  where error.kind == .unprocessableImage {
+      } catch  where error.kind == .unprocessableImage && !deadline.hasPassed {
         // Damaged data (libjpeg's warnings included): libvips, the pipeline's one judge of what
-        // a broken picture is, decodes it again below and says what is wrong with it.
+        // a broken picture is, decodes it again below and says what is wrong with it. Time
+        // running out is no reason to try again: that error goes on.
       }
     }
     let sourceSize = PixelSize(width: info.width, height: info.height)

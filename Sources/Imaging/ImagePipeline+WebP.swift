@@ -1,4 +1,5 @@
 import ArtworkCore
+import Pixels
 import WebPDecoding
 
 extension ImagePipeline {
@@ -26,7 +27,7 @@ extension ImagePipeline {
       whole: { () throws(ArtworkError) in
         try decode(bytes, crop: (0, 0, source.width, source.height), to: picture)
       },
-      rectangle: { (origin, size) throws(ArtworkError) in
+      resampleRectangle: { (origin, size, resampler, deadline) throws(ArtworkError) in
         // libwebp crops in source pixels and scales the crop to `size`.
         let width = min(source.width, Int((Double(size.width) * scale.x).rounded()))
         let height = min(source.height, Int((Double(size.height) * scale.y).rounded()))
@@ -35,9 +36,16 @@ extension ImagePipeline {
         let x = min(source.width - width, Int((Double(origin.x) * scale.x).rounded())) & ~1
         let y = min(source.height - height, Int((Double(origin.y) * scale.y).rounded())) & ~1
         let pixels = try decode(bytes, crop: (x, y, width, height), to: size)
+        if deadline.hasPassed { throw deadline.error }
+        let rowBytes = size.width * 3
+        let resampled = pixels.withUnsafeBufferPointer { buffer in
+          resampler.resample(channels: 3) { (top: Int, _: Int) in
+            (buffer.baseAddress! + top * rowBytes, rowBytes)
+          }
+        }
         let region = FramedPicture.Region(
           x: Double(x), y: Double(y), width: Double(width), height: Double(height))
-        return (pixels, region)
+        return (resampled, region)
       })
   }
 

@@ -52,25 +52,75 @@ public enum JPEGDecoder {
   public static func rgb(
     _ bytes: ArraySlice<UInt8>, eighths: Int, crop: (x: Int, y: Int, width: Int, height: Int)
   ) throws(Failure) -> [UInt8] {
-    guard (1...8).contains(eighths), crop.width > 0, crop.height > 0, !bytes.isEmpty else {
-      throw .unsupported("scale \(eighths)/8, crop \(crop)")
-    }
+    let rows = try Rows(bytes, eighths: eighths, crop: crop)
     var pixels = [UInt8](repeating: 0, count: crop.width * crop.height * 3)
-    var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-    let status = bytes.withUnsafeBytes { input in
-      pixels.withUnsafeMutableBufferPointer { output in
-        artwork_jpeg_decode_rgb(
+    try pixels.withUnsafeMutableBufferPointer { (buffer) throws(Failure) in
+      try rows.read(crop.height, into: buffer.baseAddress!)
+    }
+    return pixels
+  }
+
+  /// The rows of one rectangle of a JPEG decoded at a scale of eighths, read in order a strip at
+  /// a time: a decoder's output streams into the resampler with no copy of the whole.
+  public final class Rows {
+    /// The rectangle's width in pixels.
+    public let width: Int
+    /// Rows not yet read.
+    public private(set) var remaining: Int
+    private let decode: UnsafeMutablePointer<artwork_jpeg_rows>
+    private var strip: [UInt8] = []
+    /// The bytes being decoded: libjpeg reads them until the decode is closed.
+    private let bytes: ArraySlice<UInt8>
+
+    /// Starts decoding `crop` (in the pixels of the picture scaled by `eighths`/8, 1-8).
+    public init(
+      _ bytes: ArraySlice<UInt8>, eighths: Int, crop: (x: Int, y: Int, width: Int, height: Int)
+    ) throws(Failure) {
+      guard (1...8).contains(eighths), crop.width > 0, crop.height > 0, !bytes.isEmpty else {
+        throw .unsupported("scale \(eighths)/8, crop \(crop)")
+      }
+      var status: Int32 = 0
+      var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+      let opened = bytes.withUnsafeBytes { input in
+        artwork_jpeg_rows_open(
           input.bindMemory(to: UInt8.self).baseAddress, input.count, Int32(eighths),
-          Int32(crop.x), Int32(crop.y), Int32(crop.width), Int32(crop.height),
-          output.baseAddress, &message)
+          Int32(crop.x), Int32(crop.y), Int32(crop.width), Int32(crop.height), &status, &message)
+      }
+      guard let opened else { throw Self.failure(status, message) }
+      self.bytes = bytes
+      decode = opened
+      width = crop.width
+      remaining = crop.height
+    }
+
+    deinit { artwork_jpeg_rows_close(decode) }
+
+    /// The next `count` rows, packed RGB, `width * 3` bytes each; valid until the next call.
+    public func next(_ count: Int) throws(Failure) -> UnsafePointer<UInt8> {
+      if strip.count < count * width * 3 {
+        strip = [UInt8](repeating: 0, count: count * width * 3)
+      }
+      return try strip.withUnsafeMutableBufferPointer { (buffer) throws(Failure) in
+        try read(count, into: buffer.baseAddress!)
+        return UnsafePointer(buffer.baseAddress!)
       }
     }
-    let words = String(
-      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    switch Int(status) {
-    case ARTWORK_JPEG_OK: return pixels
-    case ARTWORK_JPEG_DAMAGED: throw .damaged(words)
-    default: throw .unsupported(words.isEmpty ? "libjpeg status \(status)" : words)
+
+    /// The next `count` rows into `out`.
+    func read(_ count: Int, into out: UnsafeMutablePointer<UInt8>) throws(Failure) {
+      var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+      let status = withExtendedLifetime(bytes) {
+        artwork_jpeg_rows_read(decode, out, Int32(count), &message)
+      }
+      guard Int(status) == ARTWORK_JPEG_OK else { throw Self.failure(status, message) }
+      remaining -= count
+    }
+
+    private static func failure(_ status: Int32, _ message: [CChar]) -> Failure {
+      let words = String(
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return Int(status) == ARTWORK_JPEG_DAMAGED
+        ? .damaged(words) : .unsupported(words.isEmpty ? "libjpeg status \(status)" : words)
     }
   }
 }
