@@ -23,18 +23,23 @@ def linear_resize(image, box, size):
     return np.clip(np.round(to_srgb(np.stack(planes, axis=2))), 0, 255).astype(np.uint8)
 
 
+def centre_box(width, height, out_w, out_h):
+    """The centre crop of a width x height picture framed as out_w x out_h, and its width."""
+    if width * out_h >= height * out_w:
+        crop_w, crop_h = height * out_w / out_h, height
+    else:
+        crop_w, crop_h = width, width * out_h / out_w
+    return ((width - crop_w) / 2, (height - crop_h) / 2, (width + crop_w) / 2,
+            (height + crop_h) / 2), crop_w
+
+
 def main(source):
     full = Image.open(source).convert("RGB")
     width, height = full.size
     print("| output | shrink | margin | SSIM |\n| --- | ---: | ---: | ---: |")
     for out_w, out_h in [(400, 600), (300, 450), (280, 420), (250, 375), (400, 400), (350, 350),
                          (300, 300)]:
-        if width * out_h >= height * out_w:
-            crop_w, crop_h = height * out_w / out_h, height
-        else:
-            crop_w, crop_h = width, width * out_h / out_w
-        box = ((width - crop_w) / 2, (height - crop_h) / 2, (width + crop_w) / 2,
-               (height + crop_h) / 2)
+        box, crop_w = centre_box(width, height, out_w, out_h)
         reference = linear_resize(full, box, (out_w, out_h))
         for shrink in (2, 4, 8):
             image = Image.open(source)
