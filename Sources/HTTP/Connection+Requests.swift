@@ -243,7 +243,7 @@ extension Connection {
 
   /// The request's header fields, with the whitespace http-parser leaves after a value removed.
   private static func headers(_ fields: [RequestParser.Field]) -> HTTPHeaders {
-    var headers = HTTPHeaders()
+    var headers = HTTPHeaders(capacity: fields.count)
     for field in fields {
       var value = field.value[...]
       while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }

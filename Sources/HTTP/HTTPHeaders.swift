@@ -16,6 +16,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     fields = []
   }
 
+  /// An empty header list with room for `count` fields (one allocation for a parsed head).
+  init(capacity count: Int) {
+    fields = []
+    fields.reserveCapacity(count)
+  }
+
   /// Headers in the order given.
   public init(_ fields: [(String, String)]) {
     self.fields = fields.map { (name: $0.0, value: $0.1) }

@@ -29,11 +29,12 @@ enum RequestID {
   /// reading the kernel's generator for every request cost a system call each.
   static func generate() -> String {
     let sequence = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-    var text: [UInt8] = []
-    text.reserveCapacity(32)
-    appendHex(scramble(sequence ^ keys.0), to: &text)
-    appendHex(scramble(sequence ^ keys.1), to: &text)
-    return String(decoding: text, as: UTF8.self)
+    // Written straight into the string's storage: one allocation per request.
+    return String(unsafeUninitializedCapacity: 32) { text in
+      writeHex(scramble(sequence ^ keys.0), into: text, at: 0)
+      writeHex(scramble(sequence ^ keys.1), into: text, at: 16)
+      return 32
+    }
   }
 
   private static let keys: (UInt64, UInt64) = {
@@ -50,11 +51,14 @@ enum RequestID {
     return z ^ (z >> 31)
   }
 
-  private static func appendHex(_ value: UInt64, to text: inout [UInt8]) {
+  /// The 16 hex digits of `value`, lowest nibble first, into `text` from `offset`.
+  private static func writeHex(
+    _ value: UInt64, into text: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+  ) {
     let digits: StaticString = "0123456789abcdef"
     var word = value
-    for _ in 0..<16 {
-      text.append(digits.utf8Start[Int(word & 0xF)])
+    for index in offset..<offset + 16 {
+      text[index] = digits.utf8Start[Int(word & 0xF)]
       word >>= 4
     }
   }

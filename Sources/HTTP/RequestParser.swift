@@ -41,6 +41,8 @@ final class RequestParser {
   private(set) var target: [UInt8] = []
   /// The header fields in order, duplicates kept.
   private(set) var fields: [Field] = []
+  /// The fields of the head before, whose buffers the next head's fields reuse.
+  private var spareFields: [Field] = []
   /// Bytes of the current head read so far.
   private(set) var headBytes = 0
   /// Body bytes of the current message received so far (collected or not).
@@ -110,6 +112,13 @@ final class RequestParser {
   /// reports the start of a message only once its method looks valid).
   func forgetHead() {
     target.removeAll(keepingCapacity: true)
+    recycleFields()
+  }
+
+  /// Empties `fields`, keeping their buffers in `spareFields` (a few: a head of dozens of
+  /// fields does not keep dozens of buffers).
+  private func recycleFields() {
+    while spareFields.count < 16, let field = fields.popLast() { spareFields.append(field) }
     fields.removeAll(keepingCapacity: true)
   }
 
@@ -205,7 +214,7 @@ final class RequestParser {
   fileprivate func messageBegan() {
     place = .head
     target.removeAll(keepingCapacity: true)
-    fields.removeAll(keepingCapacity: true)
+    recycleFields()
     headBytes = 0
     bodyBytes = 0
     body = []
@@ -225,7 +234,12 @@ final class RequestParser {
     // Trailer fields are framed and bounded by the parser, and ignored.
     guard place == .head else { return }
     if lastWasValue || fields.isEmpty {
-      fields.append(Field(name: [], value: []))
+      // A field of an earlier request lends its buffers (emptied, capacity kept): a kept-alive
+      // connection parses its heads without allocating a name and a value per field.
+      var field = spareFields.popLast() ?? Field(name: [], value: [])
+      field.name.removeAll(keepingCapacity: true)
+      field.value.removeAll(keepingCapacity: true)
+      fields.append(field)
       lastWasValue = false
       lastValueEnd = -1
     }

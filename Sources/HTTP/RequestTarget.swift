@@ -38,6 +38,8 @@ struct RequestTarget: Sendable, Equatable {
       rawQuery = nil
     }
     var segments: [String] = []
+    // One allocation for the segments, not one per doubling: every request parses its target.
+    segments.reserveCapacity(rawPath.utf8.reduce(0) { $1 == slash ? $0 + 1 : $0 })
     var start = rawPath.utf8.index(after: rawPath.startIndex)
     while true {
       let end = rawPath.utf8[start...].firstIndex(of: slash) ?? rawPath.endIndex
@@ -49,7 +51,10 @@ struct RequestTarget: Sendable, Equatable {
       start = rawPath.utf8.index(after: end)
     }
     self.rawPath = String(rawPath)
-    self.path = "/" + segments.joined(separator: "/")
+    // Without an escape the decoded path is the raw one: no second string to build.
+    self.path =
+      rawPath.utf8.contains(UInt8(ascii: "%"))
+      ? "/" + segments.joined(separator: "/") : self.rawPath
     self.segments = segments
     self.query = rawQuery.map(Self.parseQuery) ?? [:]
   }

@@ -28,7 +28,9 @@ enum ResponseHead {
     persistence: Persistence, date: [UInt8]
   ) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(256)
+    // Room for the status line, date, framing, id and persistence besides the fields: one
+    // allocation per head.
+    out.reserveCapacity(256 + (headers.prepared?.count ?? 0))
     out.append(contentsOf: "HTTP/1.1 ".utf8)
     appendDecimal(status, to: &out)
     out.append(32)

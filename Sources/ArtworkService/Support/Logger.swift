@@ -77,7 +77,10 @@ public struct Logger: Sendable {
       out.append(UInt8(ascii: ":"))
       value.write(into: &out)
     }
-    member("ts", .string(timestamp(time)))
+    // The timestamp goes straight into the line: no string of its own.
+    out.append(contentsOf: #"{"ts":""#.utf8)
+    appendTimestamp(time, to: &out)
+    out.append(UInt8(ascii: "\""))
     member("level", .string(level.rawValue))
     member("msg", .string(message))
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
@@ -96,31 +99,38 @@ public struct Logger: Sendable {
 
   /// ISO 8601 UTC with milliseconds, e.g. `2026-11-29T13:00:04.123Z`.
   static func timestamp(_ time: timespec) -> String {
+    var text: [UInt8] = []
+    appendTimestamp(time, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// `timestamp(time)`'s 24 bytes, appended to `out`: this runs for every access-log line.
+  static func appendTimestamp(_ time: timespec, to out: inout [UInt8]) {
     var seconds = time.tv_sec
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    // Digits written straight into 24 bytes: this runs for every access-log line.
-    var text = [UInt8](repeating: 0, count: 24)
-    func put(_ value: Int32, _ width: Int, at offset: Int) {
-      var rest = value
-      for position in stride(from: offset + width - 1, through: offset, by: -1) {
-        text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
+    func put(_ value: Int32, _ width: Int) {
+      var divisor: Int32 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
+        divisor /= 10
       }
     }
-    put(parts.tm_year + 1900, 4, at: 0)
-    put(parts.tm_mon + 1, 2, at: 5)
-    put(parts.tm_mday, 2, at: 8)
-    put(parts.tm_hour, 2, at: 11)
-    put(parts.tm_min, 2, at: 14)
-    put(parts.tm_sec, 2, at: 17)
-    put(Int32(time.tv_nsec / 1_000_000), 3, at: 20)
-    for (offset, mark) in [
-      (4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z"),
-    ] {
-      text[offset] = mark.utf8.first!
-    }
-    return String(decoding: text, as: UTF8.self)
+    put(parts.tm_year + 1900, 4)
+    out.append(UInt8(ascii: "-"))
+    put(parts.tm_mon + 1, 2)
+    out.append(UInt8(ascii: "-"))
+    put(parts.tm_mday, 2)
+    out.append(UInt8(ascii: "T"))
+    put(parts.tm_hour, 2)
+    out.append(UInt8(ascii: ":"))
+    put(parts.tm_min, 2)
+    out.append(UInt8(ascii: ":"))
+    put(parts.tm_sec, 2)
+    out.append(UInt8(ascii: "."))
+    put(Int32(time.tv_nsec / 1_000_000), 3)
+    out.append(UInt8(ascii: "Z"))
   }
 }
 

@@ -5,8 +5,7 @@ extension Metrics {
   /// One answered request. `route` is the route pattern (e.g. `/v1/images/{id}`), never the raw
   /// path, so that the number of series stays bounded.
   func recordRequest(route: String, status: Int, duration: Duration) {
-    increment(Self.requests, [route, String(status)])
-    observe(Self.requestDuration, [route], duration.seconds)
+    countRequest(route: route, status: status, seconds: duration.seconds)
   }
 
   /// A newly stored artwork object of `bytes` bytes (not counted when it existed already).

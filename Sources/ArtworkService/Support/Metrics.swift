@@ -107,6 +107,32 @@ final class Metrics: Sendable {
   private struct State {
     var values: [String: [[String]: Double]] = [:]
     var histograms: [String: [[String]: HistogramSeries]] = [:]
+    /// The label lists of each route and status seen, built once: every request is counted.
+    var requestLabels: [RouteStatus: (counter: [String], duration: [String])] = [:]
+  }
+
+  private struct RouteStatus: Hashable {
+    var route: String
+    var status: Int
+  }
+
+  /// One request in `requests` and `requestDuration`, under one lock and without building a
+  /// label list (after the first of each route and status).
+  func countRequest(route: String, status: Int, seconds: Double) {
+    state.withLock { state in
+      let key = RouteStatus(route: route, status: status)
+      let labels: (counter: [String], duration: [String])
+      if let known = state.requestLabels[key] {
+        labels = known
+      } else {
+        labels = ([route, String(status)], [route])
+        state.requestLabels[key] = labels
+      }
+      state.values[Self.requests.name, default: [:]][labels.counter, default: 0] += 1
+      state.histograms[Self.requestDuration.name, default: [:]][
+        labels.duration, default: HistogramSeries(bucketCount: Self.requestDuration.buckets.count)
+      ].record(seconds, bounds: Self.requestDuration.buckets)
+    }
   }
 
   private struct HistogramSeries {
