@@ -40,6 +40,10 @@ public final class HTTPServer: Sendable {
     throws(HTTPServerError)
   {
     try Self.validate(configuration)
+    // NOTE: `sendfile` takes no MSG_NOSIGNAL: a peer that resets while a shared body is on its
+    // way raises SIGPIPE, whose default action ends the process without a word (exit 141).
+    // Every write reports EPIPE anyway; the signal is never wanted in a server.
+    signal(SIGPIPE, SIG_IGN)
     guard let fd = listener.take() else {
       throw .invalidConfiguration("the listener serves another server already")
     }

@@ -25,6 +25,41 @@ import Testing
     return router
   }
 
+  /// Clients that reset their connection while a large shared body is on its way: `sendfile`
+  /// (which takes no MSG_NOSIGNAL) then meets a broken pipe, and the signal it raises must not
+  /// end the process. Before the server ignored SIGPIPE, this ended the test run (status 141),
+  /// as it ended the service under wrk.
+  @Test func clientsResettingMidAnswerLeaveTheServerRunning() async throws {
+    let server = try TestServer(Self.router())
+    let port = server.server.port
+    for _ in 0..<40 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      #expect(fd >= 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      #expect(connected == 0)
+      let request = Array("GET /large HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+      _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+      // The answer has begun: the rest is still to be sent when the reset arrives.
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      var reset = linger(l_onoff: 1, l_linger: 0)
+      setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+      close(fd)
+    }
+    let client = try await server.client()
+    #expect(try await client.send(.init("GET", "/small")).body == Self.small)
+    #expect(try await client.send(.init("GET", "/large")).body == Self.large)
+    await server.stop()
+  }
+
   @Test func theFileHoldsTheBytes() {
     // On Linux the body lives in a memfd: the answers below go through `sendfile`.
     #expect(SharedBody(Self.small).file >= 0)
