@@ -68,8 +68,10 @@ public enum JPEGDecoder {
     /// Rows not yet read.
     public private(set) var remaining: Int
     private let decode: UnsafeMutablePointer<artwork_jpeg_rows>
-    private var strip: [UInt8] = []
-    /// The bytes being decoded: libjpeg reads them until the decode is closed.
+    /// The strip `next` answers, allocated once at the largest count asked for.
+    private var strip = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    /// The bytes being decoded, kept (so their storage stays put) until the decode is closed:
+    /// libjpeg reads them through the address taken at `init`, as libvips does a `VipsSource`'s.
     private let bytes: ArraySlice<UInt8>
 
     /// Starts decoding `crop` (in the pixels of the picture scaled by `eighths`/8, 1-8).
@@ -93,17 +95,19 @@ public enum JPEGDecoder {
       remaining = crop.height
     }
 
-    deinit { artwork_jpeg_rows_close(decode) }
+    deinit {
+      artwork_jpeg_rows_close(decode)
+      strip.deallocate()
+    }
 
     /// The next `count` rows, packed RGB, `width * 3` bytes each; valid until the next call.
     public func next(_ count: Int) throws(Failure) -> UnsafePointer<UInt8> {
       if strip.count < count * width * 3 {
-        strip = [UInt8](repeating: 0, count: count * width * 3)
+        strip.deallocate()
+        strip = .allocate(capacity: count * width * 3)
       }
-      return try strip.withUnsafeMutableBufferPointer { (buffer) throws(Failure) in
-        try read(count, into: buffer.baseAddress!)
-        return UnsafePointer(buffer.baseAddress!)
-      }
+      try read(count, into: strip.baseAddress!)
+      return UnsafePointer(strip.baseAddress!)
     }
 
     /// The next `count` rows into `out`.
