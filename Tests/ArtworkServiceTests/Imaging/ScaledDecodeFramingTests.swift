@@ -146,6 +146,31 @@ import Testing
         Fixtures.bytes(name), format: .jpeg, shape: .square, size: 200, crop: .centre) == nil)
   }
 
+  /// A JPEG that libjpeg only warns about (stray bytes before a marker, as some encoders leave)
+  /// is not refused: the warning hands it to libvips, which frames it as it frames the clean
+  /// file.
+  @Test func aJPEGLibjpegWarnsAboutIsFramedByLibvips() throws {
+    let clean = Fixtures.bytes("coffee.jpg")
+    // Four stray bytes before the start of scan: walk the marker segments to it.
+    var scan = 2
+    while clean[scan] == 0xFF, clean[scan + 1] != 0xDA {
+      scan += 2 + Int(clean[scan + 2]) << 8 + Int(clean[scan + 3])
+    }
+    try #require(clean[scan] == 0xFF && clean[scan + 1] == 0xDA)
+    let stray = Array(clean[..<scan]) + [0, 1, 2, 3] + Array(clean[scan...])
+    #expect(JPEGDecoder.header(stray[...]) == nil)
+    #expect(JPEGDecoder.header(clean[...])?.isSupported == true)
+    let options = ArtworkOptions(shape: .square, size: 200, crop: .centre)
+    let framed = try ImagePipeline.render(stray, options: options, limits: ImageLimits())
+    let reference = try ImagePipeline.render(clean, options: options, limits: ImageLimits())
+    #expect(framed.width == 200 && framed.height == 200)
+    let a = try PipelineFixture.decode(framed.bytes).pixels
+    let b = try PipelineFixture.decode(reference.bytes).pixels
+    #expect(a.count == b.count)
+    let difference = zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(1, a.count)
+    #expect(difference <= 1, "mean difference \(difference)")
+  }
+
   /// A damaged JPEG fails libjpeg's decode; the pipeline then lets libvips say what is wrong
   /// (`ImagePipelineFailureTests` checks what it says).
   @Test func aDamagedJPEGFailsLibjpegsDecode() throws {
