@@ -38,15 +38,30 @@ static void artwork_jpeg_emit_message(j_common_ptr info, int level) {
   if (level < 0) artwork_jpeg_error_exit(info);
 }
 
+/// Routes `info`'s errors and warnings to `error` (whose `jump` the caller sets).
+static inline void artwork_jpeg_catch(struct jpeg_decompress_struct *info,
+                                      struct artwork_jpeg_error *error) {
+  info->err = jpeg_std_error(&error->manager);
+  error->manager.error_exit = artwork_jpeg_error_exit;
+  error->manager.emit_message = artwork_jpeg_emit_message;
+  error->message[0] = 0;
+}
+
+/// Whether the header's colours are ones this door converts: greyscale, YCbCr or RGB (not CMYK
+/// or YCCK).
+static inline int artwork_jpeg_decodable(const struct jpeg_decompress_struct *info) {
+  J_COLOR_SPACE space = info->jpeg_color_space;
+  return (space == JCS_GRAYSCALE && info->num_components == 1) ||
+         ((space == JCS_YCbCr || space == JCS_RGB) && info->num_components == 3);
+}
+
 /// The header's facts: the picture's size and whether its colours are ones this door decodes
 /// (greyscale, YCbCr or RGB). 0 when the header could be read.
 static inline int artwork_jpeg_header(const uint8_t *data, size_t length, int *width,
                                       int *height, int *supported) {
   struct jpeg_decompress_struct info;
   struct artwork_jpeg_error error;
-  info.err = jpeg_std_error(&error.manager);
-  error.manager.error_exit = artwork_jpeg_error_exit;
-  error.manager.emit_message = artwork_jpeg_emit_message;
+  artwork_jpeg_catch(&info, &error);
   if (setjmp(error.jump)) {
     jpeg_destroy_decompress(&info);
     return ARTWORK_JPEG_DAMAGED;
@@ -56,9 +71,7 @@ static inline int artwork_jpeg_header(const uint8_t *data, size_t length, int *w
   jpeg_read_header(&info, TRUE);
   *width = (int)info.image_width;
   *height = (int)info.image_height;
-  J_COLOR_SPACE space = info.jpeg_color_space;
-  *supported = (space == JCS_GRAYSCALE && info.num_components == 1) ||
-               ((space == JCS_YCbCr || space == JCS_RGB) && info.num_components == 3);
+  *supported = artwork_jpeg_decodable(&info);
   jpeg_destroy_decompress(&info);
   return ARTWORK_JPEG_OK;
 }
@@ -88,9 +101,7 @@ static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, siz
     *status = ARTWORK_JPEG_NO_MEMORY;
     return NULL;
   }
-  rows->info.err = jpeg_std_error(&rows->error.manager);
-  rows->error.manager.error_exit = artwork_jpeg_error_exit;
-  rows->error.manager.emit_message = artwork_jpeg_emit_message;
+  artwork_jpeg_catch(&rows->info, &rows->error);
   if (setjmp(rows->error.jump)) {
     memcpy(message, rows->error.message, JMSG_LENGTH_MAX);
     jpeg_destroy_decompress(&rows->info);
@@ -102,11 +113,8 @@ static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, siz
   jpeg_create_decompress(&rows->info);
   jpeg_mem_src(&rows->info, data, (unsigned long)length);
   jpeg_read_header(&rows->info, TRUE);
-  J_COLOR_SPACE space = rows->info.jpeg_color_space;
-  int components = rows->info.num_components;
   int width = 0, height = 0;
-  if ((space == JCS_GRAYSCALE && components == 1) ||
-      ((space == JCS_YCbCr || space == JCS_RGB) && components == 3)) {
+  if (artwork_jpeg_decodable(&rows->info)) {
     rows->info.scale_num = (unsigned int)eighths;
     rows->info.scale_denom = 8;
     rows->info.out_color_space = JCS_RGB;

@@ -58,22 +58,33 @@ extension ImagePipeline {
     if crop == .attention, cropSize != picture {
       let pixels = try decode.whole()
       if deadline.hasPassed { throw deadline.error }
-      let rowBytes = picture.width * 3
-      (bytes, region) = pixels.withUnsafeBufferPointer { buffer in
-        let origin = attentionOrigin(
-          buffer.baseAddress!, size: picture, channels: 3, rowBytes: rowBytes, crop: cropSize)
-        let first = buffer.baseAddress! + origin.y * rowBytes + origin.x * 3
-        let bytes = resampler.resample(channels: 3) { (top: Int, _: Int) in
-          (first + top * rowBytes, rowBytes)
-        }
-        return (bytes, decode.region(of: origin, cropSize))
+      let origin = pixels.withUnsafeBufferPointer {
+        attentionOrigin(
+          $0.baseAddress!, size: picture, channels: 3, rowBytes: picture.width * 3, crop: cropSize)
       }
+      bytes = resampled(pixels, rowPixels: picture.width, from: origin, by: resampler)
+      region = decode.region(of: origin, cropSize)
     } else {
       let origin = FrameGeometry.cropOrigin(cropSize, in: picture, centre: nil)
       (bytes, region) = try decode.resampleRectangle(origin, cropSize, resampler, deadline)
     }
     let image = try VipsImage.srgb(bytes, width: output.width, height: output.height, bands: 3)
     return FramedPicture(image: image, region: region, eighths: decode.eighths)
+  }
+
+  /// The rectangle at `origin` of packed RGB `pixels` (`rowPixels` to a row), of the size
+  /// `resampler` reads, resampled.
+  static func resampled(
+    _ pixels: [UInt8], rowPixels: Int, from origin: (x: Int, y: Int) = (0, 0),
+    by resampler: LinearLightResampler
+  ) -> [UInt8] {
+    let rowBytes = rowPixels * 3
+    return pixels.withUnsafeBufferPointer { buffer in
+      let first = buffer.baseAddress! + origin.y * rowBytes + origin.x * 3
+      return resampler.resample(channels: 3) { (top: Int, _: Int) in
+        (first + top * rowBytes, rowBytes)
+      }
+    }
   }
 
   /// The pipeline's decode failure, in a decoding library's words (kept internal).

@@ -354,11 +354,7 @@ extension ImagePipeline {
   {
     let resampler = LinearLightResampler(
       source: (size.width, size.height), output: (target.width, target.height))
-    let rgb = pixels.withUnsafeBufferPointer { buffer in
-      resampler.resample(channels: 3) { (top: Int, _: Int) in
-        (buffer.baseAddress! + top * size.width * 3, size.width * 3)
-      }
-    }
+    let rgb = resampled(pixels, rowPixels: size.width, by: resampler)
     var rgba = [UInt8](repeating: 255, count: target.width * target.height * 4)
     for index in 0..<target.width * target.height {
       rgba[index * 4] = rgb[index * 3]

@@ -37,15 +37,10 @@ extension ImagePipeline {
         let y = min(source.height - height, Int((Double(origin.y) * scale.y).rounded())) & ~1
         let pixels = try decode(bytes, crop: (x, y, width, height), to: size)
         if deadline.hasPassed { throw deadline.error }
-        let rowBytes = size.width * 3
-        let resampled = pixels.withUnsafeBufferPointer { buffer in
-          resampler.resample(channels: 3) { (top: Int, _: Int) in
-            (buffer.baseAddress! + top * rowBytes, rowBytes)
-          }
-        }
+        let bytes = resampled(pixels, rowPixels: size.width, by: resampler)
         let region = FramedPicture.Region(
           x: Double(x), y: Double(y), width: Double(width), height: Double(height))
-        return (resampled, region)
+        return (bytes, region)
       })
   }
 

@@ -161,19 +161,9 @@ public final class SeaweedFS: Sendable {
   /// Buckets are directories under `/buckets` on the filer; its HTTP API needs no signature.
   /// (`weed mini -bucket=` creates them asynchronously, so it is not used.)
   private func createBucket() async throws {
-    let deadline = ContinuousClock.now + .seconds(15)
-    var last = ""
-    while ContinuousClock.now < deadline {
-      do {
-        let answer = try Self.request("POST", port: port + 3, path: "/buckets/\(bucket)/?op=mkdir")
-        if (200...299).contains(answer.status) { return }
-        last = "HTTP \(answer.status)"
-      } catch {
-        last = "\(error)"
-      }
-      try await Task.sleep(for: .milliseconds(100))
+    try await untilFilerSucceeds(within: .seconds(15), "could not create bucket \(bucket)") {
+      try Self.request("POST", port: port + 3, path: "/buckets/\(bucket)/?op=mkdir")
     }
-    throw SeaweedFSError("could not create bucket \(bucket): \(last)")
   }
 
   /// Waits until a write into the bucket goes through. `/healthz` answers as soon as the S3
@@ -181,13 +171,24 @@ public final class SeaweedFS: Sendable {
   /// server to report to the master: long enough, on a busy machine, for a client's timeout.
   /// The probe is an object outside every test's prefix, written through the filer's own API.
   private func awaitWrites() async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
+    try await untilFilerSucceeds(within: .seconds(60), "bucket \(bucket) took no write") {
+      try Self.request(
+        "PUT", port: port + 3, path: "/buckets/\(bucket)/harness-write-probe",
+        body: Array("ready".utf8))
+    }
+  }
+
+  /// Repeats `exchange` every 100 ms until it answers 2xx; past `limit`, fails with `failure`
+  /// and the last answer or error.
+  private func untilFilerSucceeds(
+    within limit: Duration, _ failure: String,
+    _ exchange: () throws -> (status: Int, body: String)
+  ) async throws {
+    let deadline = ContinuousClock.now + limit
     var last = ""
     while ContinuousClock.now < deadline {
       do {
-        let answer = try Self.request(
-          "PUT", port: port + 3, path: "/buckets/\(bucket)/harness-write-probe",
-          body: Array("ready".utf8))
+        let answer = try exchange()
         if (200...299).contains(answer.status) { return }
         last = "HTTP \(answer.status)"
       } catch {
@@ -195,7 +196,7 @@ public final class SeaweedFS: Sendable {
       }
       try await Task.sleep(for: .milliseconds(100))
     }
-    throw SeaweedFSError("bucket \(bucket) took no write within 60 s: \(last)")
+    throw SeaweedFSError("\(failure) within \(limit): \(last)")
   }
 
   /// The unix sockets weed leaves in /tmp, named after this server's ports only.
