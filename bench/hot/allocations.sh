@@ -3,8 +3,9 @@
 # and posix_memalign counted with perf uprobes in the running service while Python's
 # http.client sends N keep-alive GETs of one poster held in the hot-image cache, at the
 # access-log level of the default (info: every request logged) and at warn.
+# COMPARE_WITH=/path/to/other/artwork measures that build too, in the same run.
 # Needs root (uprobes) and perf (Debian linux-perf).
-# Usage: bench/hot/allocations.sh [N GETs, default 2000]
+# Usage: bench/hot/allocations.sh [N GETs, default 2000]   COMPARE_WITH=... (optional)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 trap 'perf probe -q -d "probe_libc:*" 2>/dev/null || true; cleanup' EXIT
@@ -27,19 +28,23 @@ for _ in range(count):
     response.read()
     assert response.status == 200, response.status
 PY
-echo "| access log | GETs | allocations | per GET |"
-echo "| --- | ---: | ---: | ---: |"
-for level in info warn; do
-  # start_service sets warn; a later assignment wins.
-  start_service ARTWORK_STORAGE="$WORK/store-$level" ARTWORK_LOG_LEVEL=$level
-  ANSWER=$(curl -s --data-binary @"$ROOT/testimages/coffee.jpg" -H 'Content-Type: image/jpeg' \
-    "http://127.0.0.1:$PORT/v1/artwork?shape=poster&size=400")
-  IMAGE_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$ANSWER")
-  python3 "$WORK/gets.py" "$PORT" "$IMAGE_PATH" 200  # warm: the image is in the hot cache
-  total=$(perf stat -x, "${EVENTS[@]}" -p "$SERVICE_PID" -- \
-    python3 "$WORK/gets.py" "$PORT" "$IMAGE_PATH" "$COUNT" 2>&1 >/dev/null \
-    | awk -F, '/probe_libc/ { sum += $1 } END { print sum }')
-  python3 -c "import sys; n, t = int(sys.argv[2]), int(sys.argv[3]); print(f'| {sys.argv[1]} | {n} | {t} | {t / n:.1f} |')" \
-    "$level" "$COUNT" "$total"
-  stop_service
+BUILDS=("$ARTWORK" ${COMPARE_WITH:-})
+echo "| build | access log | GETs | allocations | per GET |"
+echo "| --- | --- | ---: | ---: | ---: |"
+for build in "${BUILDS[@]}"; do
+  for level in info warn; do
+    # start_service sets warn; a later assignment wins.
+    ARTWORK=$build start_service ARTWORK_STORAGE="$WORK/store-$level-${#PIDS[@]}" \
+      ARTWORK_LOG_LEVEL=$level
+    ANSWER=$(curl -s --data-binary @"$ROOT/testimages/coffee.jpg" -H 'Content-Type: image/jpeg' \
+      "http://127.0.0.1:$PORT/v1/artwork?shape=poster&size=400")
+    IMAGE_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$ANSWER")
+    python3 "$WORK/gets.py" "$PORT" "$IMAGE_PATH" 200  # warm: the image is in the hot cache
+    total=$(perf stat -x, "${EVENTS[@]}" -p "$SERVICE_PID" -- \
+      python3 "$WORK/gets.py" "$PORT" "$IMAGE_PATH" "$COUNT" 2>&1 >/dev/null \
+      | awk -F, '/probe_libc/ { sum += $1 } END { print sum }')
+    python3 -c "import sys; n, t = int(sys.argv[3]), int(sys.argv[4]); print(f'| {sys.argv[1]} | {sys.argv[2]} | {n} | {t} | {t / n:.1f} |')" \
+      "$build" "$level" "$COUNT" "$total"
+    stop_service
+  done
 done
