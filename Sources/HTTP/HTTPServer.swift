@@ -88,6 +88,9 @@ public final class HTTPServer: Sendable {
   /// Requests whose head was accepted and whose answer is not all written (for metrics/health).
   public var inFlightCount: Int { core.inFlight.load(ordering: .relaxed) }
 
+  /// Connections admitted and still open (for tests that must know a connection is counted).
+  var openConnectionCount: Int { core.limits.open }
+
   /// Connections and handler or stream tasks still alive; 0 once every exchange is over and its
   /// tasks finished. For leak checks in tests.
   var liveRequestObjects: Int { core.live.count }

@@ -86,6 +86,9 @@ import Testing
     let server = try TestServer(Self.router()) { $0.maxConnectionsPerAddress = 3 }
     let held = try await SlowClients(
       count: 3, port: server.port, source: "127.0.0.2", prefix: "GET / HTTP/1.1\r\n")
+    // Two loops accept from one socket: the fourth connection can be accepted before the
+    // three, and then waits for a request instead of being refused. Wait until all are counted.
+    #expect(await server.eventually { server.openConnections == 3 })
     let extra = try await LoopbackHTTPClient(port: server.port, source: "127.0.0.2")
     let refused = try await extra.readResponse()
     #expect(refused.status == 429)

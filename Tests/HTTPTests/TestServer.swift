@@ -45,6 +45,9 @@ final class TestServer: Sendable {
   }
 
   /// Waits (bounded) until `condition` holds; returns whether it did.
+  /// Connections the server has admitted and not yet closed.
+  var openConnections: Int { server.openConnectionCount }
+
   func eventually(_ condition: () -> Bool) async -> Bool {
     for _ in 0..<500 {
       if condition() { return true }
