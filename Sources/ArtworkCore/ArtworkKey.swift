@@ -17,13 +17,27 @@ public struct ArtworkKey: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `{64 hex}.{jpg|png}`; anything else is nil.
   public init?(fileName: String) {
-    // By bytes: this runs on every image GET, and splitting a String walks Characters.
-    let bytes = fileName.utf8
+    var name = fileName
+    guard let key = name.withUTF8({ Self.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
+    self = key
+  }
+
+  /// `init(fileName:)` from the name's bytes: an image GET parses the request's own bytes,
+  /// making no string.
+  public init?(fileNameBytes bytes: ArraySlice<UInt8>) {
+    guard let key = bytes.withUnsafeBytes(Self.parse) else { return nil }
+    self = key
+  }
+
+  // NOTE: concrete buffers, not generic collections: a generic here is not specialised for
+  // callers in other modules, and its unspecialised element reads allocate.
+  private static func parse(_ bytes: UnsafeRawBufferPointer) -> ArtworkKey? {
     guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
-      let id = ArtworkID(hex: String(fileName[..<dot])),
-      let format = StoredFormat(fileExtension: String(fileName[bytes.index(after: dot)...]))
+      let id = ArtworkID(hexDigits: UnsafeRawBufferPointer(rebasing: bytes[..<dot])),
+      let format = StoredFormat(
+        fileExtensionBytes: UnsafeRawBufferPointer(rebasing: bytes[(dot + 1)...]))
     else { return nil }
-    self.init(id: id, format: format)
+    return ArtworkKey(id: id, format: format)
   }
 
   /// `{id}.{ext}`, as hosted under `/v1/images/`.

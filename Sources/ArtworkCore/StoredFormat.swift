@@ -9,10 +9,20 @@ public enum StoredFormat: String, Sendable, Hashable, CaseIterable {
 
   /// The format a hosted file name ends with; nil for any other extension.
   public init?(fileExtension: String) {
-    switch fileExtension {
-    case "jpg": self = .jpeg
-    case "png": self = .png
-    default: return nil
+    var text = fileExtension
+    guard let format = text.withUTF8({ Self(fileExtensionBytes: UnsafeRawBufferPointer($0)) })
+    else { return nil }
+    self = format
+  }
+
+  /// `init(fileExtension:)` from the extension's bytes.
+  public init?(fileExtensionBytes bytes: UnsafeRawBufferPointer) {
+    if bytes.elementsEqual("jpg".utf8) {
+      self = .jpeg
+    } else if bytes.elementsEqual("png".utf8) {
+      self = .png
+    } else {
+      return nil
     }
   }
 }

@@ -51,10 +51,10 @@ extension Connection {
     if status == 204 || status == 304 { framing = .none }
     let persistence: ResponseHead.Persistence =
       close ? .close : (exchange.isHTTP10 ? .keepAlive : .unstated)
-    output.append(
-      ResponseHead.bytes(
-        status: status, headers: response.headers, framing: framing, requestID: id,
-        persistence: persistence, date: loop.dateLine()))
+    ResponseHead.write(
+      status: status, headers: response.headers, framing: framing, requestID: id,
+      persistence: persistence, date: loop.dateLine(), into: &headBuffer)
+    output.append(headBuffer)
     output.append(body)
     exchange.bytesSent += body.count
     if let shared {
@@ -110,6 +110,7 @@ extension Connection {
     served += 1
     release(exchange)
     core.log(record(exchange, completed: true))
+    spareExchange = exchange
     guard phase == .writing else { return }
     if core.draining.load(ordering: .relaxed) {
       enter(.draining)
@@ -130,9 +131,9 @@ extension Connection {
   func record(_ exchange: Exchange, completed: Bool) -> HTTPAccessRecord {
     let components = (ContinuousClock.now - exchange.started).components
     return HTTPAccessRecord(
-      requestID: exchange.id ?? "-", method: exchange.method ?? HTTPMethod(rawValue: "-"),
-      path: exchange.path
-        ?? (exchange.method == nil ? "-" : String(decoding: parser.target, as: UTF8.self)),
+      id: exchange.id, method: exchange.method ?? HTTPMethod(rawValue: "-"),
+      target: exchange.target,
+      unparsedTarget: exchange.method == nil || exchange.target != nil ? nil : parser.target,
       route: exchange.route?.pattern.text, status: exchange.status ?? 0,
       duration: Double(components.seconds) + Double(components.attoseconds) * 1e-18,
       bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed)

@@ -4,7 +4,12 @@ extension Connection {
   /// The first byte of a request arrived.
   func beginExchange() {
     exchangeNumber += 1
-    exchange = Exchange(number: exchangeNumber, started: loop.now)
+    if let spare = spareExchange.take() {
+      spare.reset(number: exchangeNumber, started: loop.now)
+      exchange = spare
+    } else {
+      exchange = Exchange(number: exchangeNumber, started: loop.now)
+    }
     parser.forgetHead()
     enter(.head)
   }
@@ -13,8 +18,8 @@ extension Connection {
   /// before any body byte is read, so a refusal costs no body in memory.
   func headArrived() {
     guard let exchange else { return }
-    let headers = Self.headers(parser.fields)
-    let id = RequestID.accept(headers["X-Request-Id"])
+    let headers = HTTPHeaders(wire: parser.fields)
+    let id = RequestID.accept(headers.valueBytes("X-Request-Id"))
     let method = parser.method
     let version = parser.version
     exchange.id = id
@@ -22,10 +27,10 @@ extension Connection {
     exchange.origin = headers["Origin"]
     exchange.isHead = method == .head
     exchange.isHTTP10 = version.minor == 0
-    let options = Self.connectionOptions(headers)
     exchange.keepAlive =
       !parser.isUpgrade
-      && (exchange.isHTTP10 ? options.contains("keep-alive") : !options.contains("close"))
+      && (exchange.isHTTP10
+        ? headers.lists("Connection", "keep-alive") : !headers.lists("Connection", "close"))
     exchange.counted = true
     core.inFlight.add(1, ordering: .relaxed)
     enter(.body)
@@ -35,15 +40,14 @@ extension Connection {
       refuseAndClose(breach)
       return
     }
-    guard let target = RequestTarget(String(decoding: parser.target, as: UTF8.self)) else {
+    guard let target = RequestTarget(parser.target) else {
       reject(problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
       return
     }
-    exchange.path = target.path
+    exchange.target = target
     var head = HTTPRequestHead(
-      id: id, method: method, path: target.path, rawPath: target.rawPath, query: target.query,
-      headers: headers, remoteAddress: address)
-    switch core.router.resolve(method, target.segments) {
+      id: id, method: method, target: target, headers: headers, remoteAddress: address)
+    switch core.router.resolve(method, target) {
     case .notFound:
       let path = FramingRules.quoted(Array(target.path.utf8))
       reject(problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).")))
@@ -78,7 +82,7 @@ extension Connection {
       }
       accept(
         route: route, parameters: parameters, head: head, limit: limit,
-        expects100: version.minor == 1 && headers["Expect"] != nil)
+        expects100: version.minor == 1 && headers.contains("Expect"))
     }
   }
 
@@ -102,7 +106,7 @@ extension Connection {
 
   /// The head passed: reserve memory for the body and let it come.
   private func accept(
-    route: Router.Route, parameters: [String: String], head: HTTPRequestHead, limit: Int,
+    route: Router.Route, parameters: PathCaptures, head: HTTPRequestHead, limit: Int,
     expects100: Bool
   ) {
     let declared = parser.contentLength ?? 0
@@ -168,19 +172,21 @@ extension Connection {
       return
     }
     guard let route = exchange.route, let head = exchange.head else { return }
-    var request = HTTPRequest(
-      head: head, body: parser.takeBody(), pathParameters: exchange.parameters)
+    var request = HTTPRequest(head: head, body: parser.takeBody(), captures: exchange.parameters)
     if let immediate = route.immediate, let response = immediate(&request) {
       respond(response)
       return
     }
     enter(.handling)
+    // A constant for the task: a `var` captured by an escaping closure lives in a box of its
+    // own, allocated for every request, answered from memory or not.
+    let ready = request
     let handler = route.handler
     let (loop, core, fd, serial, number) = (loop, core, fd, serial, exchange.number)
     core.live.increment()
     Task.detached {
       let response = await withTaskExecutorPreference(InlineExecutor.shared) {
-        await handler(request)
+        await handler(ready)
       }
       loop.post { loop in loop.connection(fd, serial: serial)?.handlerFinished(number, response) }
       core.live.decrement()
@@ -226,11 +232,8 @@ extension Connection {
   /// The configured problem rendering of `answer` for the current request.
   func problem(_ answer: ServerAnswer) -> HTTPResponse {
     // A head refused before it was complete still carries the client's id when it came first.
-    let sent = parser.fields.first {
-      HTTPHeaders.same(String(decoding: $0.name, as: UTF8.self), "X-Request-Id")
-    }
     let id =
-      exchange?.id ?? RequestID.accept(sent.map { String(decoding: $0.value, as: UTF8.self) })
+      exchange?.id ?? RequestID.accept(HTTPHeaders(wire: parser.fields).valueBytes("X-Request-Id"))
     exchange?.id = id
     return core.problem(answer, requestID: id)
   }
@@ -239,29 +242,6 @@ extension Connection {
   func refuseAndClose(_ answer: ServerAnswer) {
     if exchange == nil { beginExchange() }
     answerAndClose(problem(answer))
-  }
-
-  /// The request's header fields, with the whitespace http-parser leaves after a value removed.
-  private static func headers(_ fields: [RequestParser.Field]) -> HTTPHeaders {
-    var headers = HTTPHeaders(capacity: fields.count)
-    for field in fields {
-      var value = field.value[...]
-      while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
-      headers.add(
-        String(decoding: field.name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-    }
-    return headers
-  }
-
-  /// The lowercase options of the `Connection` fields.
-  private static func connectionOptions(_ headers: HTTPHeaders) -> Set<String> {
-    var options: Set<String> = []
-    for value in headers.values("Connection") {
-      for item in value.split(separator: ",") {
-        options.insert(item.trimmingWhitespace().lowercased())
-      }
-    }
-    return options
   }
 }
 

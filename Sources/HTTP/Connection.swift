@@ -49,6 +49,10 @@ final class Connection {
   var output = OutputQueue()
   /// The request being served.
   var exchange: Exchange?
+  /// The exchange of the last request, kept for the next one (see `Exchange.reset`).
+  var spareExchange: Exchange?
+  /// Where every response head of this connection is written (its storage reused).
+  var headBuffer: [UInt8] = []
   /// Requests answered on this connection.
   var served = 0
   var exchangeNumber: UInt64 = 0
@@ -225,20 +229,46 @@ final class Connection {
 }
 
 /// The request a connection is serving, from its first byte to the end of its answer. A class:
-/// it is updated in place at every step, never copied.
+/// it is updated in place at every step, never copied. A connection keeps the one it used last
+/// and starts its next request in it (`reset`): a kept-alive client's requests allocate none.
 final class Exchange {
   /// Matches answers posted back from other threads to this exchange.
-  let number: UInt64
-  let started: ContinuousClock.Instant
+  private(set) var number: UInt64
+  private(set) var started: ContinuousClock.Instant
 
   init(number: UInt64, started: ContinuousClock.Instant) {
     self.number = number
     self.started = started
   }
 
-  var id: String?
+  /// Makes this exchange a new one, as `init` would: every property is set here.
+  func reset(number: UInt64, started: ContinuousClock.Instant) {
+    self.number = number
+    self.started = started
+    id = nil
+    method = nil
+    target = nil
+    origin = nil
+    isHead = false
+    keepAlive = true
+    isHTTP10 = false
+    rejection = nil
+    route = nil
+    parameters = PathCaptures()
+    head = nil
+    bodyStarted = nil
+    reserved = 0
+    counted = false
+    status = nil
+    bytesSent = 0
+    stream = nil
+    answered = false
+  }
+
+  var id: RequestID?
   var method: HTTPMethod?
-  var path: String?
+  /// The request-target, once it parsed (its path goes in the access log).
+  var target: RequestTarget?
   /// The request's `Origin`, when a browser sent it (the answer gets CORS fields).
   var origin: String?
   var isHead = false
@@ -249,7 +279,7 @@ final class Exchange {
   /// An answer decided from a head without a body, sent once the message is complete.
   var rejection: HTTPResponse?
   var route: Router.Route?
-  var parameters: [String: String] = [:]
+  var parameters = PathCaptures()
   var head: HTTPRequestHead?
   /// When the body began to arrive.
   var bodyStarted: ContinuousClock.Instant?

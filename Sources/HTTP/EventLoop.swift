@@ -236,7 +236,7 @@ final class EventLoop: @unchecked Sendable {
     close(fd)
     core.log(
       HTTPAccessRecord(
-        requestID: id, method: HTTPMethod(rawValue: "-"), path: "-", route: nil,
+        id: id, method: HTTPMethod(rawValue: "-"), target: nil, unparsedTarget: nil, route: nil,
         status: response.status,
         duration: 0, bytesSent: body.count, remoteAddress: address, completed: true))
   }

@@ -1,11 +1,16 @@
 /// An ordered list of header fields with case-insensitive name lookup.
 ///
-/// Order and duplicates are kept as given; lookups compare names ASCII case-insensitively.
+/// Order and duplicates are kept as given; lookups compare names ASCII case-insensitively. A
+/// request's fields are kept as the parser read them, bytes: a lookup compares bytes, and a value
+/// becomes a string only when it is read (a request answered from memory makes none).
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   /// One header field.
   public typealias Element = (name: String, value: String)
 
   private var fields: [Element]
+  /// A request's fields as read (values not yet trimmed of trailing whitespace); `fields` is
+  /// empty while these are set, and any change turns them into `fields` first.
+  private var wire: [RequestParser.Field]?
 
   /// The fields as a response head carries them (`name: value` lines, those the server may
   /// forward), made once by `prepare()` for headers sent many times; nil after any change.
@@ -16,10 +21,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     fields = []
   }
 
-  /// An empty header list with room for `count` fields (one allocation for a parsed head).
-  init(capacity count: Int) {
+  /// A request's fields as the parser read them (the array is shared, not copied).
+  init(wire: [RequestParser.Field]) {
     fields = []
-    fields.reserveCapacity(count)
+    self.wire = wire
   }
 
   /// Headers in the order given.
@@ -33,21 +38,46 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
   /// The first value of the field `name` (case-insensitive), or nil when absent.
   public subscript(name: String) -> String? {
-    fields.first { Self.same($0.name, name) }?.value
+    if wire != nil { return valueBytes(name).map { String(decoding: $0, as: UTF8.self) } }
+    return fields.first { Self.same($0.name, name) }?.value
+  }
+
+  /// The bytes of the first value of the field `name`, without making a string.
+  func valueBytes(_ name: String) -> ArraySlice<UInt8>? {
+    guard let wire else { return self[name].map { Array($0.utf8)[...] } }
+    return wire.first { Self.same($0.name, name) }.map { Self.trimmed($0.value) }
   }
 
   /// Every value of the field `name` (case-insensitive), in order.
   public func values(_ name: String) -> [String] {
-    fields.filter { Self.same($0.name, name) }.map(\.value)
+    filter { Self.same($0.name, name) }.map(\.value)
   }
 
   /// Whether a field called `name` is present.
   public func contains(_ name: String) -> Bool {
-    fields.contains { Self.same($0.name, name) }
+    if let wire { return wire.contains { Self.same($0.name, name) } }
+    return fields.contains { Self.same($0.name, name) }
+  }
+
+  /// Whether a field called `name` lists `token` (ASCII case-insensitive) among its
+  /// comma-separated items, as `Connection: close` does.
+  func lists(_ name: String, _ token: String) -> Bool {
+    guard let wire else {
+      return values(name).contains { value in
+        value.split(separator: ",").contains { Self.same(String($0.trimmingWhitespace()), token) }
+      }
+    }
+    return wire.contains { field in
+      Self.same(field.name, name)
+        && field.value.split(separator: UInt8(ascii: ",")).contains { item in
+          Self.same(Self.trimmed(item, leading: true), token)
+        }
+    }
   }
 
   /// Appends a field, keeping any existing fields of the same name.
   public mutating func add(_ name: String, _ value: String) {
+    unwire()
     fields.append((name: name, value: value))
     prepared = nil
   }
@@ -60,9 +90,37 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
   /// Removes every field called `name`.
   mutating func remove(_ name: String) {
+    unwire()
     fields.removeAll { Self.same($0.name, name) }
     prepared = nil
   }
+
+  /// Turns wire fields into text ones, before a change.
+  private mutating func unwire() {
+    guard let wire else { return }
+    fields = wire.map(Self.text)
+    self.wire = nil
+  }
+
+  private static func text(_ field: RequestParser.Field) -> Element {
+    (
+      String(decoding: field.name, as: UTF8.self),
+      String(decoding: trimmed(field.value), as: UTF8.self)
+    )
+  }
+
+  /// `value` without the spaces and tabs http-parser leaves after it (and before it, with
+  /// `leading`).
+  private static func trimmed(_ value: ArraySlice<UInt8>, leading: Bool = false) -> ArraySlice<
+    UInt8
+  > {
+    var value = value
+    while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+    while leading, let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
+    return value
+  }
+
+  private static func trimmed(_ value: [UInt8]) -> ArraySlice<UInt8> { trimmed(value[...]) }
 
   /// Serialises the fields once, for headers answered many times (a cached image's): a head
   /// made from them then copies the bytes instead of checking and writing each field again.
@@ -73,15 +131,19 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   }
 
   /// The number of fields.
-  public var count: Int { fields.count }
+  public var count: Int { wire?.count ?? fields.count }
 
   public func makeIterator() -> IndexingIterator<[Element]> {
-    fields.makeIterator()
+    (wire?.map(Self.text) ?? fields).makeIterator()
   }
 
   /// ASCII case-insensitive comparison, as header names are ASCII tokens.
   static func same(_ lhs: String, _ rhs: String) -> Bool {
-    let left = lhs.utf8
+    same(lhs.utf8, rhs)
+  }
+
+  /// `same` for a name given as bytes.
+  static func same(_ left: some Collection<UInt8>, _ rhs: String) -> Bool {
     let right = rhs.utf8
     guard left.count == right.count else { return false }
     var rightIndex = right.startIndex

@@ -1,33 +1,48 @@
 /// Everything about a request that is known once its headers are complete (no body yet).
+///
+/// Built by the server from the request's bytes; its text (the path, the query, the id) is made
+/// when it is read, so a request answered without reading them makes none.
 public struct HTTPRequestHead: Sendable {
   /// The request id: the client's `X-Request-Id` when it is sane (at most 64 characters of
   /// `[A-Za-z0-9._-]`), otherwise a generated 32-digit hex id. Always echoed in `X-Request-Id`.
-  public var id: String
+  public var id: String { requestID.text }
   /// The request method.
-  public var method: HTTPMethod
+  public let method: HTTPMethod
   /// The percent-decoded path, without the query. Never contains NUL.
-  public var path: String
+  public var path: String { target.path }
   /// The path exactly as sent, without the query.
-  var rawPath: String
+  var rawPath: String { target.rawPath }
   /// Query parameters, percent-decoded (`+` is a space); the last value of a repeated name wins.
-  public var query: [String: String]
+  public var query: [String: String] { target.query }
   /// The request's header fields, in order.
-  public var headers: HTTPHeaders
+  public let headers: HTTPHeaders
   /// The peer's IP address as text, when known.
-  public var remoteAddress: String?
+  public let remoteAddress: String?
   /// What the route's preflight parsed from the head, for the steps after it.
   public var attachment: (any Sendable)?
 
-  /// Builds a request head; the server does this, tests and callers may too.
-  public init(
-    id: String, method: HTTPMethod, path: String, rawPath: String, query: [String: String] = [:],
-    headers: HTTPHeaders = HTTPHeaders(), remoteAddress: String? = nil
+  let requestID: RequestID
+  let target: RequestTarget
+
+  /// A head for `target` (`/path?query`, escaped as on the wire); nil when the target is
+  /// malformed. The server builds heads itself; this is for callers and tests.
+  public init?(
+    id: String, method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(),
+    remoteAddress: String? = nil
   ) {
-    self.id = id
+    guard let parsed = RequestTarget(target) else { return nil }
+    self.init(
+      id: RequestID.accept(id.utf8), method: method, target: parsed, headers: headers,
+      remoteAddress: remoteAddress)
+  }
+
+  init(
+    id: RequestID, method: HTTPMethod, target: RequestTarget, headers: HTTPHeaders,
+    remoteAddress: String?
+  ) {
+    self.requestID = id
     self.method = method
-    self.path = path
-    self.rawPath = rawPath
-    self.query = query
+    self.target = target
     self.headers = headers
     self.remoteAddress = remoteAddress
   }

@@ -1,18 +1,31 @@
 import Synchronization
 
-/// Request ids: the client's own when sane, otherwise generated (unique, random-looking).
-enum RequestID {
-  /// `incoming` when it is 1...64 characters of `[A-Za-z0-9._-]`, else a fresh generated id.
-  static func accept(_ incoming: String?) -> String {
-    if let incoming, isSane(incoming) { return incoming }
+/// A request id: the client's own when sane, otherwise generated (unique, random-looking).
+///
+/// Held inline, at most 64 bytes of `[A-Za-z0-9._-]`: every request has one, and most are only
+/// ever copied into the answer's head, so no string is made unless someone asks for `text`.
+struct RequestID: Sendable, Equatable, CustomStringConvertible {
+  /// The longest id accepted from a client.
+  static let maxLength = 64
+
+  private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+    (0, 0, 0, 0, 0, 0, 0, 0)
+  private var length: UInt8 = 0
+
+  /// The client's id when `incoming` is 1...64 bytes of `[A-Za-z0-9._-]`, else a generated one.
+  static func accept(_ incoming: (some Collection<UInt8>)?) -> RequestID {
+    if let incoming, isSane(incoming) {
+      var id = RequestID()
+      id.fill(count: incoming.count) { text in _ = text.initialize(from: incoming) }
+      return id
+    }
     return generate()
   }
 
   /// Whether `id` is safe to echo and log as is.
-  static func isSane(_ id: String) -> Bool {
-    let bytes = id.utf8
-    guard (1...64).contains(bytes.count) else { return false }
-    return bytes.allSatisfy { byte in
+  static func isSane(_ id: some Collection<UInt8>) -> Bool {
+    guard (1...maxLength).contains(id.count) else { return false }
+    return id.allSatisfy { byte in
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -27,14 +40,34 @@ enum RequestID {
   /// never repeat within a process, differ between processes, and vary from the first digit (a
   /// prefix of an id is as good as the whole when searching logs). One random draw per process:
   /// reading the kernel's generator for every request cost a system call each.
-  static func generate() -> String {
+  static func generate() -> RequestID {
     let sequence = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-    // Written straight into the string's storage: one allocation per request.
-    return String(unsafeUninitializedCapacity: 32) { text in
+    var id = RequestID()
+    id.fill(count: 32) { text in
       writeHex(scramble(sequence ^ keys.0), into: text, at: 0)
       writeHex(scramble(sequence ^ keys.1), into: text, at: 16)
-      return 32
     }
+    return id
+  }
+
+  /// The id's bytes, for a body that copies them (into a head, a log line).
+  func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    withUnsafeBytes(of: storage) { body(UnsafeRawBufferPointer(rebasing: $0[..<Int(length)])) }
+  }
+
+  /// The id as a string (made on each call).
+  var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+  var description: String { text }
+
+  static func == (lhs: RequestID, rhs: RequestID) -> Bool {
+    lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
+  }
+
+  private mutating func fill(count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    withUnsafeMutableBytes(of: &storage) { raw in
+      write(raw.bindMemory(to: UInt8.self)[..<count].rebased)
+    }
+    length = UInt8(count)
   }
 
   private static let keys: (UInt64, UInt64) = {
@@ -61,5 +94,12 @@ enum RequestID {
       text[index] = digits.utf8Start[Int(word & 0xF)]
       word >>= 4
     }
+  }
+}
+
+extension Slice where Base == UnsafeMutableBufferPointer<UInt8> {
+  /// The slice as a buffer of its own, indexed from 0.
+  fileprivate var rebased: UnsafeMutableBufferPointer<UInt8> {
+    UnsafeMutableBufferPointer(rebasing: self)
   }
 }

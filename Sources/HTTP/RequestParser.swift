@@ -25,7 +25,7 @@ final class RequestParser {
   }
 
   /// One header field as sent (value without surrounding whitespace).
-  struct Field {
+  struct Field: Sendable {
     var name: [UInt8]
     var value: [UInt8]
   }

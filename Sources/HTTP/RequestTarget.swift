@@ -1,87 +1,156 @@
-/// The request-target of a request line, split and percent-decoded.
+/// The request-target of a request line: its bytes as sent, and where its path, segments and
+/// query lie in them. Decoded text is made only when it is asked for, so routing a request and
+/// answering it from memory makes no string.
 ///
 /// The path is split into segments on the raw `/` before decoding, so an encoded slash (`%2F`)
 /// stays inside one segment and never changes which route matches.
-struct RequestTarget: Sendable, Equatable {
-  /// The path exactly as sent, without the query.
-  var rawPath: String
-  /// The decoded path.
-  var path: String
-  /// The decoded path segments (the empty segment before the leading `/` is not included).
-  var segments: [String]
-  /// Decoded query parameters; the last value of a repeated name wins.
-  var query: [String: String]
+struct RequestTarget: Sendable {
+  /// The origin-form target: the request's own bytes (`/a/b?x=1`), or for an absolute-form
+  /// target (`http://host/a?x=1`) its path and query.
+  let bytes: [UInt8]
+  /// Where the path ends (the `?` or the end).
+  private let pathEnd: Int
+  /// Whether the path holds a percent escape.
+  private let pathIsEscaped: Bool
 
-  /// Parses an origin-form target (`/a/b?x=1`); an absolute-form target
-  /// (`http://host/a?x=1`) keeps only its path and query. Nil when the target is not a path,
-  /// has a malformed escape, or decodes to NUL or invalid UTF-8 in the path.
-  init?(_ target: String) {
-    // NOTE: byte-wise (UTF8View) throughout: every request parses its target, and
-    // Character-wise searches pay for grapheme breaking.
+  /// Parses a target. Nil when it is not a path, has a malformed escape, or decodes to NUL or
+  /// invalid UTF-8 in the path.
+  init?(_ target: [UInt8]) {
     let slash = UInt8(ascii: "/")
-    var raw = Substring(target)
-    if raw.utf8.first != slash {
+    var bytes = target
+    if bytes.first != slash {
       // Absolute form: drop `scheme://authority`.
-      guard let colon = raw.utf8.firstIndex(of: UInt8(ascii: ":")),
-        raw.utf8[colon...].starts(with: "://".utf8)
+      guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+        bytes[colon...].starts(with: "://".utf8)
       else { return nil }
-      let afterAuthority = raw[raw.utf8.index(colon, offsetBy: 3)...]
-      raw = afterAuthority.utf8.firstIndex(of: slash).map { afterAuthority[$0...] } ?? "/"
+      let authority = colon + 3
+      bytes = bytes[authority...].firstIndex(of: slash).map { Array(bytes[$0...]) } ?? [slash]
     }
-    let rawPath: Substring
-    let rawQuery: Substring?
-    if let mark = raw.utf8.firstIndex(of: UInt8(ascii: "?")) {
-      rawPath = raw[..<mark]
-      rawQuery = raw[raw.utf8.index(after: mark)...]
-    } else {
-      rawPath = raw
-      rawQuery = nil
+    self.bytes = bytes
+    pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+    pathIsEscaped = bytes[..<pathEnd].contains(UInt8(ascii: "%"))
+    for segment in segments where !Self.isSound(bytes[segment]) { return nil }
+  }
+
+  /// Parses a target given as text.
+  init?(_ target: String) {
+    self.init(Array(target.utf8))
+  }
+
+  /// Whether a raw segment decodes, to UTF-8 without NUL.
+  private static func isSound(_ raw: ArraySlice<UInt8>) -> Bool {
+    guard raw.contains(UInt8(ascii: "%")) else { return !raw.contains(0) }
+    guard let decoded = decode(raw, plusIsSpace: false) else { return false }
+    return !decoded.contains(0) && String(validating: decoded, as: UTF8.self) != nil
+  }
+
+  // MARK: - Segments
+
+  /// The raw path segments as ranges of `bytes` (the empty segment before the leading `/` is
+  /// not included; `/` is one empty segment).
+  var segments: Segments { Segments(bytes: bytes, end: pathEnd) }
+
+  /// The path's segments, split on the raw `/`, without storage of their own.
+  struct Segments: Sequence {
+    fileprivate let bytes: [UInt8]
+    fileprivate let end: Int
+
+    func makeIterator() -> Iterator { Iterator(bytes: bytes, end: end, start: 1) }
+
+    struct Iterator: IteratorProtocol {
+      fileprivate let bytes: [UInt8]
+      fileprivate let end: Int
+      fileprivate var start: Int
+
+      mutating func next() -> Range<Int>? {
+        guard start <= end else { return nil }
+        var stop = start
+        while stop < end, bytes[stop] != UInt8(ascii: "/") { stop += 1 }
+        defer { start = stop + 1 }
+        return start..<stop
+      }
     }
-    var segments: [String] = []
-    // One allocation for the segments, not one per doubling: every request parses its target.
-    segments.reserveCapacity(rawPath.utf8.reduce(0) { $1 == slash ? $0 + 1 : $0 })
-    var start = rawPath.utf8.index(after: rawPath.startIndex)
-    while true {
-      let end = rawPath.utf8[start...].firstIndex(of: slash) ?? rawPath.endIndex
-      guard let decoded = Self.decode(rawPath[start..<end], plusIsSpace: false),
-        !decoded.utf8.contains(0)
-      else { return nil }
-      segments.append(decoded)
-      guard end < rawPath.endIndex else { break }
-      start = rawPath.utf8.index(after: end)
+  }
+
+  /// Whether the segment at `range` decodes to exactly `literal`.
+  func segment(_ range: Range<Int>, equals literal: [UInt8]) -> Bool {
+    let raw = bytes[range]
+    guard pathIsEscaped, raw.contains(UInt8(ascii: "%")) else { return raw.elementsEqual(literal) }
+    return Self.decode(raw, plusIsSpace: false).map { $0 == literal } ?? false
+  }
+
+  /// The decoded bytes of the segment at `range`: its own bytes when it holds no escape.
+  func segmentBytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
+    let raw = bytes[range]
+    guard pathIsEscaped, raw.contains(UInt8(ascii: "%")) else { return raw }
+    return Self.decode(raw, plusIsSpace: false)?[...] ?? raw
+  }
+
+  /// The decoded text of the segment at `range`.
+  func segmentText(_ range: Range<Int>) -> String {
+    String(decoding: segmentBytes(range), as: UTF8.self)
+  }
+
+  /// The decoded segments as text.
+  var segmentTexts: [String] { segments.map(segmentText) }
+
+  // MARK: - Text
+
+  /// The path exactly as sent, without the query.
+  var rawPath: String { String(decoding: bytes[..<pathEnd], as: UTF8.self) }
+
+  /// The decoded path.
+  var path: String {
+    guard pathIsEscaped else { return rawPath }
+    return "/" + segmentTexts.joined(separator: "/")
+  }
+
+  /// Writes the decoded path's bytes into `out` (for a log line: no string is made).
+  func appendPath(to out: inout [UInt8]) {
+    guard pathIsEscaped else {
+      out.append(contentsOf: bytes[..<pathEnd])
+      return
     }
-    self.rawPath = String(rawPath)
-    // Without an escape the decoded path is the raw one: no second string to build.
-    self.path =
-      rawPath.utf8.contains(UInt8(ascii: "%"))
-      ? "/" + segments.joined(separator: "/") : self.rawPath
-    self.segments = segments
-    self.query = rawQuery.map(Self.parseQuery) ?? [:]
+    for segment in segments {
+      out.append(UInt8(ascii: "/"))
+      out.append(contentsOf: segmentBytes(segment))
+    }
+  }
+
+  /// Decoded query parameters; the last value of a repeated name wins.
+  var query: [String: String] {
+    guard pathEnd < bytes.count else { return [:] }
+    return Self.parseQuery(bytes[(pathEnd + 1)...])
   }
 
   /// Decodes `name=value&...`; pairs that do not decode are skipped.
-  static func parseQuery(_ query: Substring) -> [String: String] {
+  static func parseQuery(_ query: ArraySlice<UInt8>) -> [String: String] {
     var result: [String: String] = [:]
-    for pair in query.split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      guard let name = decode(parts[0], plusIsSpace: true), !name.isEmpty,
-        let value = decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true)
+    for pair in query.split(separator: UInt8(ascii: "&")) {
+      let parts = pair.split(
+        separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+      guard let name = text(parts[0]), !name.isEmpty,
+        let value = text(parts.count > 1 ? parts[1] : [])
       else { continue }
       result[name] = value
     }
     return result
   }
 
-  /// Percent-decodes `text`; nil on a malformed escape or bytes that are not UTF-8.
-  static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-    let plain = !text.utf8.contains { byte in
-      byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+"))
+  /// A query name or value decoded to text; nil on a malformed escape or decoded bytes that
+  /// are not UTF-8 (bytes sent as they are, unescaped, are read as the path's are).
+  private static func text(_ raw: ArraySlice<UInt8>) -> String? {
+    guard raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+      return String(decoding: raw, as: UTF8.self)
     }
-    // A Substring is valid UTF-8 already: nothing to decode or check.
-    if plain { return String(text) }
+    return decode(raw, plusIsSpace: true).flatMap { String(validating: $0, as: UTF8.self) }
+  }
+
+  /// Percent-decodes `raw`; nil on a malformed escape.
+  static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8]? {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    var iterator = text.utf8.makeIterator()
+    bytes.reserveCapacity(raw.count)
+    var iterator = raw.makeIterator()
     while let byte = iterator.next() {
       switch byte {
       case UInt8(ascii: "%"):
@@ -95,7 +164,7 @@ struct RequestTarget: Sendable, Equatable {
         bytes.append(byte)
       }
     }
-    return String(validating: bytes, as: UTF8.self)
+    return bytes
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

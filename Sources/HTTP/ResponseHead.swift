@@ -24,12 +24,24 @@ enum ResponseHead {
   /// Serialises a head. Header fields the server owns (framing, `Connection`, `Date`,
   /// `X-Request-Id`) or that would break the header block are dropped from `headers`.
   static func bytes(
-    status: Int, headers: HTTPHeaders, framing: Framing, requestID: String,
+    status: Int, headers: HTTPHeaders, framing: Framing, requestID: RequestID,
     persistence: Persistence, date: [UInt8]
   ) -> [UInt8] {
     var out: [UInt8] = []
-    // Room for the status line, date, framing, id and persistence besides the fields: one
-    // allocation per head.
+    write(
+      status: status, headers: headers, framing: framing, requestID: requestID,
+      persistence: persistence, date: date, into: &out)
+    return out
+  }
+
+  /// Serialises a head into `out`, replacing what it held: a connection writes every head into
+  /// the same array, whose storage is reused once the last head is sent.
+  static func write(
+    status: Int, headers: HTTPHeaders, framing: Framing, requestID: RequestID,
+    persistence: Persistence, date: [UInt8], into out: inout [UInt8]
+  ) {
+    out.removeAll(keepingCapacity: true)
+    // Room for the status line, date, framing, id and persistence besides the fields.
     out.reserveCapacity(256 + (headers.prepared?.count ?? 0))
     out.append(contentsOf: "HTTP/1.1 ".utf8)
     appendDecimal(status, to: &out)
@@ -53,7 +65,7 @@ enum ResponseHead {
       break
     }
     out.append(contentsOf: "X-Request-Id: ".utf8)
-    out.append(contentsOf: requestID.utf8)
+    requestID.withBytes { out.append(contentsOf: $0) }
     out.append(contentsOf: crlf)
     switch persistence {
     case .close: out.append(contentsOf: "Connection: close\r\n".utf8)
@@ -61,7 +73,6 @@ enum ResponseHead {
     case .unstated: break
     }
     out.append(contentsOf: crlf)
-    return out
   }
 
   /// The `name: value` lines of the fields that may be sent (`mayForward`).

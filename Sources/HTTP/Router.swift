@@ -26,7 +26,7 @@ public struct Router: Sendable {
 
   /// What a lookup found.
   enum Resolution: Sendable {
-    case route(Route, parameters: [String: String])
+    case route(Route, parameters: PathCaptures)
     case methodNotAllowed(allow: [String])
     case notFound
   }
@@ -41,7 +41,7 @@ public struct Router: Sendable {
   /// - Parameters:
   ///   - method: the method it answers (GET also answers HEAD).
   ///   - pattern: the path, e.g. `/v1/images/{name}`; `{x}` captures one non-empty segment
-  ///     into `HTTPRequest.pathParameters["x"]`.
+  ///     into `HTTPRequest.pathParameter("x")`.
   ///   - maxBodyBytes: the largest request body accepted, overriding the server default.
   ///   - bodyTooLarge: the 413 detail for a larger body, given its declared length when it
   ///     has one (for a limit that the application documents in its own terms).
@@ -80,12 +80,12 @@ public struct Router: Sendable {
     table.map { ($0.method, $0.pattern.text) }
   }
 
-  /// Finds the route for `method` and the decoded path `segments`.
-  func resolve(_ method: HTTPMethod, _ segments: [String]) -> Resolution {
+  /// Finds the route for `method` and the path of `target`.
+  func resolve(_ method: HTTPMethod, _ target: RequestTarget) -> Resolution {
     var allowed: [String] = []
-    var getFallback: (Route, [String: String])?
+    var getFallback: (Route, PathCaptures)?
     for route in table {
-      guard let parameters = route.pattern.match(segments) else { continue }
+      guard let parameters = route.pattern.match(target) else { continue }
       if route.method == method { return .route(route, parameters: parameters) }
       if method == .head, route.method == .get, getFallback == nil {
         getFallback = (route, parameters)

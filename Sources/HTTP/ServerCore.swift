@@ -27,9 +27,9 @@ final class ServerCore: Sendable {
 
   /// The configured rendering of an answer the server gives by itself. A 503 it gives always
   /// carries `Retry-After`.
-  func problem(_ answer: ServerAnswer, requestID: String) -> HTTPResponse {
+  func problem(_ answer: ServerAnswer, requestID: RequestID) -> HTTPResponse {
     var response = configuration.problemResponder(
-      HTTPProblem(status: answer.status, detail: answer.detail, requestID: requestID))
+      HTTPProblem(status: answer.status, detail: answer.detail, requestID: requestID.text))
     if answer.status == 503, !response.headers.contains("Retry-After") {
       response.headers.set("Retry-After", "1")
     }

@@ -13,7 +13,7 @@ import Testing
       entered.increment()
       await gate.wait()
       try? await Task.sleep(for: .milliseconds(300))
-      let text = request.pathParameters["n"] ?? ""
+      let text = request.pathParameter("n") ?? ""
       return HTTPResponse(status: 200, body: .bytes(Array(text.utf8)))
     }
     router.add(.get, "/fast") { _ in HTTPResponse(status: 200, body: .bytes(Array("fast".utf8))) }

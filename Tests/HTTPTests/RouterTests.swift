@@ -12,8 +12,8 @@ import Testing
     return router
   }
 
-  private func segments(_ target: String) -> [String] {
-    RequestTarget(target)!.segments
+  private func target(_ text: String) -> RequestTarget {
+    RequestTarget(text)!
   }
 
   @Test(arguments: [
@@ -21,25 +21,35 @@ import Testing
     ("/v1/images/a%20b", "a b"),
     ("/v1/images/a%2Fb", "a/b"),
   ])
-  func capturesOneDecodedSegment(target: String, name: String) {
-    guard case .route(let route, let parameters) = router().resolve(.get, segments(target)) else {
-      Issue.record("no route for \(target)")
+  func capturesOneDecodedSegment(target text: String, name: String) {
+    let target = target(text)
+    guard case .route(let route, let parameters) = router().resolve(.get, target) else {
+      Issue.record("no route for \(text)")
       return
     }
     #expect(route.method == .get)
-    #expect(parameters == ["name": name])
+    #expect(parameters.range("name").map(target.segmentText) == name)
+    #expect(parameters.range("other") == nil)
+  }
+
+  @Test func literalSegmentsMatchDecoded() {
+    guard case .route(let route, _) = router().resolve(.post, target("/v1/%61rtwork")) else {
+      Issue.record("an escaped literal should match")
+      return
+    }
+    #expect(route.pattern.text == "/v1/artwork")
   }
 
   @Test(arguments: ["/v1/images/", "/v1/images", "/v1/images/a/b", "/nope", "/v1/artwork/x"])
-  func unknownPathsAreNotFound(target: String) {
-    guard case .notFound = router().resolve(.get, segments(target)) else {
-      Issue.record("expected 404 for \(target)")
+  func unknownPathsAreNotFound(target text: String) {
+    guard case .notFound = router().resolve(.get, target(text)) else {
+      Issue.record("expected 404 for \(text)")
       return
     }
   }
 
   @Test func wrongMethodListsAllowedMethods() {
-    guard case .methodNotAllowed(let allow) = router().resolve(.put, segments("/v1/images/x"))
+    guard case .methodNotAllowed(let allow) = router().resolve(.put, target("/v1/images/x"))
     else {
       Issue.record("expected 405")
       return
@@ -48,7 +58,7 @@ import Testing
   }
 
   @Test func getAnswersHead() {
-    guard case .route(let route, _) = router().resolve(.head, segments("/v1/images/x")) else {
+    guard case .route(let route, _) = router().resolve(.head, target("/v1/images/x")) else {
       Issue.record("HEAD should fall back to GET")
       return
     }
@@ -56,7 +66,7 @@ import Testing
   }
 
   @Test func rootMatchesOnlyRoot() {
-    guard case .route = router().resolve(.get, segments("/")) else {
+    guard case .route = router().resolve(.get, target("/")) else {
       Issue.record("root should match")
       return
     }
@@ -68,7 +78,7 @@ import Testing
     let target = try #require(RequestTarget("/a%20b/c?x=1&y=two+words&x=3&flag&%3D=%26"))
     #expect(target.rawPath == "/a%20b/c")
     #expect(target.path == "/a b/c")
-    #expect(target.segments == ["a b", "c"])
+    #expect(target.segmentTexts == ["a b", "c"])
     #expect(target.query == ["x": "3", "y": "two words", "flag": "", "=": "&"])
   }
 
@@ -83,6 +93,25 @@ import Testing
     #expect(target.query == ["c": "d"])
   }
 
+  @Test(arguments: [("/", [""]), ("/a/", ["a", ""]), ("/a//b", ["a", "", "b"]), ("/?x", [""])])
+  func splitsSegmentsOnRawSlashes(target: String, segments: [String]) throws {
+    #expect(try #require(RequestTarget(target)).segmentTexts == segments)
+  }
+
+  @Test func absoluteFormWithoutPathIsRoot() throws {
+    let target = try #require(RequestTarget("http://example.test"))
+    #expect(target.path == "/")
+  }
+
+  @Test func writesThePathItDecodes() throws {
+    for text in ["/a%20b/c%2Fd?x=1", "/plain/path?q", "/"] {
+      let target = try #require(RequestTarget(text))
+      var bytes: [UInt8] = []
+      target.appendPath(to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == target.path)
+    }
+  }
+
   @Test func skipsUndecodableQueryPairs() throws {
     let target = try #require(RequestTarget("/?a=%zz&b=1"))
     #expect(target.query == ["b": "1"])
@@ -92,18 +121,18 @@ import Testing
 @Suite struct RequestIDTests {
   @Test(arguments: ["abc", "A-b_c.9", String(repeating: "x", count: 64)])
   func keepsSaneIDs(id: String) {
-    #expect(RequestID.accept(id) == id)
+    #expect(RequestID.accept(id.utf8).text == id)
   }
 
   @Test(arguments: ["", "has space", "semi;colon", String(repeating: "x", count: 65), "ünï"])
   func replacesOtherIDs(id: String) {
-    let accepted = RequestID.accept(id)
+    let accepted = RequestID.accept(id.utf8).text
     #expect(accepted != id)
-    #expect(accepted.count == 32 && RequestID.isSane(accepted))
+    #expect(accepted.count == 32 && RequestID.isSane(accepted.utf8))
   }
 
   @Test func generatesDistinctIDs() {
-    let ids = (0..<10_000).map { _ in RequestID.generate() }
+    let ids = (0..<10_000).map { _ in RequestID.generate().text }
     #expect(Set(ids).count == ids.count)
     #expect(ids.allSatisfy { $0.utf8.count == 32 && $0.utf8.allSatisfy(\.isHexDigit) })
     // They vary from the first digit: 8-digit prefixes of 100 ids collide with odds near 1e-6.

@@ -9,7 +9,7 @@ import Testing
       var headers = HTTPHeaders()
       headers.set("Content-Type", "text/plain")
       headers.set("ETag", "\"e\"")
-      let text = "image \(request.pathParameters["name"] ?? "?") \(request.method)"
+      let text = "image \(request.pathParameter("name") ?? "?") \(request.method)"
       return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(text.utf8)))
     }
     router.add(.post, "/echo") { request in

@@ -6,7 +6,7 @@ extension ArtworkApp {
   /// `GET|HEAD /v1/images/{id}.{ext}`: stored artwork, immutable and content-addressed.
   /// A name that is not a well-formed key is a 404 before storage is consulted.
   func serveImage(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
-    let name = request.pathParameters["name"] ?? ""
+    let name = request.pathParameter("name") ?? ""
     guard let key = ArtworkKey(fileName: name) else {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
@@ -44,7 +44,7 @@ extension ArtworkApp {
   /// `GET|HEAD /v1/images/{id}.{ext}` answered on the server thread when the image is in the
   /// hot-image cache; nil otherwise (`serveImage` answers, errors included).
   func rememberedImage(_ request: HTTPRequest) -> HTTPResponse? {
-    guard let key = ArtworkKey(fileName: request.pathParameters["name"] ?? ""),
+    guard let name = request.pathParameterBytes("name"), let key = ArtworkKey(fileNameBytes: name),
       let cached = hotImages.image(key, countingMiss: false)
     else { return nil }
     return imageResponse(key, .shared(cached.body), request, headers: cached.headers)
@@ -102,7 +102,7 @@ extension ArtworkApp {
   /// `GET /v1/thumbhash/{hash}.png`: the placeholder a ThumbHash decodes to. The hash is base64
   /// (standard or URL-safe alphabet, padding optional); a `/` in it must be sent as `%2F` or `_`.
   func thumbHashPNG(_ request: HTTPRequest) throws(ArtworkError) -> HTTPResponse {
-    let name = request.pathParameters["name"] ?? ""
+    let name = request.pathParameter("name") ?? ""
     guard name.hasSuffix(".png") else {
       throw ArtworkError(.notFound, "ThumbHash images are served as /v1/thumbhash/{hash}.png.")
     }

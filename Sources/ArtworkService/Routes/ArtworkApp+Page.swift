@@ -16,7 +16,7 @@ extension ArtworkApp {
 
   /// `GET /assets/{name}`.
   func pageAsset(_ request: HTTPRequest) throws(ArtworkError) -> HTTPResponse {
-    let name = request.pathParameters["name"] ?? ""
+    let name = request.pathParameter("name") ?? ""
     guard let file = EmbeddedFile.assets[name] else {
       throw ArtworkError(.notFound, "The page has no asset \(ClientText.quoted(name)).")
     }

@@ -12,13 +12,15 @@ public struct Logger: Sendable {
   var level: LogLevel
   /// Fields added to every line of this logger (a request id, a component name).
   var metadata: [String: LogValue]
-  private let sink: @Sendable (String) -> Void
+  /// Where lines go: a closure given complete lines, or standard error (nil), where a line
+  /// written member by member (`log(_:_:writing:)`) needs no string.
+  private let sink: (@Sendable (String) -> Void)?
 
   /// A logger writing to `sink`, which receives complete lines ending in "\n".
   /// The default sink is standard error.
   public init(
     level: LogLevel = .info, metadata: [String: LogValue] = [:],
-    sink: @escaping @Sendable (String) -> Void = Logger.standardError
+    sink: (@Sendable (String) -> Void)? = nil
   ) {
     self.level = level
     self.metadata = metadata
@@ -30,7 +32,37 @@ public struct Logger: Sendable {
   func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
     guard level >= self.level else { return }
     let merged = metadata.isEmpty ? fields : metadata.merging(fields) { _, new in new }
-    sink(Self.line(level: level, message: message, fields: merged, time: Self.now()))
+    let line = Self.line(level: level, message: message, fields: merged, time: Self.now())
+    if let sink {
+      sink(line)
+    } else {
+      StandardErrorWriter.shared.write(line)
+    }
+  }
+
+  /// Writes one line whose fields `fields` writes itself, member by member, in name order,
+  /// after the logger's metadata: for the line written on every request, which builds no
+  /// dictionary this way and, to standard error, no string either (it is formatted in the
+  /// writer's own buffer).
+  func log(_ level: LogLevel, _ message: String, writing fields: (inout LogLine) -> Void) {
+    guard level >= self.level else { return }
+    let time = Self.now()
+    let metadata = metadata
+    func build(_ line: inout LogLine) {
+      line.start(level: level, message: message, time: time)
+      for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+        line.member(key, JSONValue(value))
+      }
+      fields(&line)
+      line.end()
+    }
+    guard let sink else {
+      StandardErrorWriter.shared.write(build)
+      return
+    }
+    var line = LogLine()
+    build(&line)
+    sink(String(decoding: line.bytes, as: UTF8.self))
   }
 
   func debug(_ message: String, _ fields: [String: LogValue] = [:]) {
@@ -59,7 +91,7 @@ public struct Logger: Sendable {
     return copy
   }
 
-  /// The sink that writes lines to the process's standard error.
+  /// The sink that writes lines to the process's standard error (the default).
   public static let standardError: @Sendable (String) -> Void = { line in
     StandardErrorWriter.shared.write(line)
   }
@@ -69,26 +101,13 @@ public struct Logger: Sendable {
   static func line(
     level: LogLevel, message: String, fields: [String: LogValue], time: timespec
   ) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(256)
-    func member(_ key: String, _ value: JSONValue) {
-      out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
-      JSONValue.string(key).write(into: &out)
-      out.append(UInt8(ascii: ":"))
-      value.write(into: &out)
-    }
-    // The timestamp goes straight into the line: no string of its own.
-    out.append(contentsOf: #"{"ts":""#.utf8)
-    appendTimestamp(time, to: &out)
-    out.append(UInt8(ascii: "\""))
-    member("level", .string(level.rawValue))
-    member("msg", .string(message))
+    var line = LogLine()
+    line.start(level: level, message: message, time: time)
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-      let reserved = key == "ts" || key == "level" || key == "msg"
-      member(reserved ? "_" + key : key, JSONValue(value))
+      line.member(key, JSONValue(value))
     }
-    out.append(contentsOf: "}\n".utf8)
-    return String(decoding: out, as: UTF8.self)
+    line.end()
+    return String(decoding: line.bytes, as: UTF8.self)
   }
 
   static func now() -> timespec {
@@ -138,22 +157,34 @@ public struct Logger: Sendable {
 /// Each line is one `write(2)` of its bytes (retried on a partial write or EINTR).
 private final class StandardErrorWriter: Sendable {
   static let shared = StandardErrorWriter()
-  private let lock = Mutex(())
+  /// The line being written by `write(_ build:)`, its storage kept from line to line.
+  private let buffer = Mutex(LogLine())
 
   func write(_ line: String) {
     var line = line
     line.withUTF8 { bytes in
-      lock.withLock { _ in
-        var offset = 0
-        while offset < bytes.count {
-          let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            return  // Nowhere to report a failure to log; drop the line.
-          }
-          offset += written
-        }
+      buffer.withLock { _ in Self.write(UnsafeRawBufferPointer(bytes)) }
+    }
+  }
+
+  /// Builds a line in the writer's buffer and writes it: no storage of its own.
+  func write(_ build: (inout LogLine) -> Void) {
+    buffer.withLock { line in
+      line.removeAll()
+      build(&line)
+      line.bytes.withUnsafeBytes { Self.write($0) }
+    }
+  }
+
+  private static func write(_ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return  // Nowhere to report a failure to log; drop the line.
       }
+      offset += written
     }
   }
 }

@@ -8,11 +8,23 @@ import Testing
 private func request(_ body: String, _ contentType: String, query: [String: String] = [:])
   -> HTTPRequest
 {
-  HTTPRequest(
+  let pairs = query.map { "\(escaped($0))=\(escaped($1))" }
+  let target = "/v1/artwork" + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+  return HTTPRequest(
     head: HTTPRequestHead(
-      id: "t", method: .post, path: "/v1/artwork", rawPath: "/v1/artwork", query: query,
-      headers: ["Content-Type": contentType]),
+      id: "t", method: .post, target: target, headers: ["Content-Type": contentType])!,
     body: Array(body.utf8))
+}
+
+/// `text` percent-escaped byte by byte, except for unreserved characters.
+private func escaped(_ text: String) -> String {
+  text.utf8.map { byte in
+    let unreserved =
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
+    return unreserved ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true)
+  }.joined()
 }
 
 private func parseError(_ body: String, _ contentType: String = "application/json")

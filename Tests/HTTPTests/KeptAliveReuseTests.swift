@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import HTTP
+
+/// A kept-alive connection reuses the storage of its last request for the next (the exchange,
+/// the head's bytes, the parsed fields): no request may see another's values, and a request a
+/// handler keeps must keep its own.
+@Suite struct KeptAliveReuseTests {
+  /// `GET /echo/{name}` answers what it was sent, one line a value; `/keep/{name}` also keeps
+  /// the request.
+  private static func router(kept: Locked<[HTTPRequest]>) -> Router {
+    var router = Router()
+    let echo: @Sendable (HTTPRequest) -> HTTPResponse = { request in
+      let lines = [
+        "name=\(request.pathParameter("name") ?? "-")",
+        "path=\(request.path)",
+        "query=\(request.query.sorted { $0.key < $1.key }.map { "\($0)=\($1)" })",
+        "note=\(request.headers["X-Note"] ?? "-")",
+        "fields=\(request.headers.count)",
+        "id=\(request.id)",
+      ]
+      return HTTPResponse(status: 200, body: .bytes(Array(lines.joined(separator: "\n").utf8)))
+    }
+    // Answered on the loop thread, as a hot image is.
+    let immediate: Router.Immediate = { echo($0) }
+    router.add(.get, "/echo/{name}", immediate: immediate) { _ in HTTPResponse(status: 500) }
+    router.add(.get, "/keep/{name}") { request in
+      kept.withLock { $0.append(request) }
+      return echo(request)
+    }
+    return router
+  }
+
+  /// Requests of different shapes, one after the other: longer and shorter paths, more and
+  /// fewer fields, values longer than a small string, an escape, a query, a client's id.
+  private static let requests: [(path: String, headers: [(String, String)])] = [
+    (
+      "/echo/first-name-long-enough-to-need-storage-of-its-own.jpg?size=400&shape=poster",
+      [
+        ("X-Note", "a value longer than fifteen bytes"), ("X-Request-Id", "client-id-1"),
+        ("X-Extra", "1"), ("X-More", "2"),
+      ]
+    ),
+    ("/echo/b", []),
+    ("/echo/%E2%9C%93%20decoded", [("X-Note", "short")]),
+    (
+      "/echo/fourth-name-long-enough-to-need-storage-of-its-own.png",
+      [("x-note", "again long, not short")]
+    ),
+  ]
+
+  private static func expected(_ index: Int, answered id: String) -> String {
+    let (path, headers) = requests[index]
+    let target = RequestTarget(path)!
+    let name = target.segmentTexts.last!
+    let query = target.query.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+    let note = headers.first { $0.0.lowercased() == "x-note" }?.1 ?? "-"
+    // The client's own fields and the Host the test client adds.
+    return [
+      "name=\(name)", "path=\(target.path)", "query=\(query)", "note=\(note)",
+      "fields=\(headers.count + 1)", "id=\(id)",
+    ].joined(separator: "\n")
+  }
+
+  @Test(arguments: ["echo", "keep"])
+  func everyRequestOfAConnectionSeesItsOwnValues(route: String) async throws {
+    let kept = Locked<[HTTPRequest]>([])
+    let server = try TestServer(Self.router(kept: kept))
+    let client = try await server.client()
+    for round in 0..<2 {
+      for (index, request) in Self.requests.enumerated() {
+        let path = request.path.replacingFirst("/echo/", with: "/\(route)/")
+        let response = try await client.send(.init("GET", path, headers: request.headers))
+        #expect(response.status == 200)
+        let id = try #require(response.header("X-Request-Id"))
+        if let sent = request.headers.first(where: { $0.0 == "X-Request-Id" }) {
+          #expect(id == sent.1)
+        } else {
+          #expect(id.utf8.count == 32)
+        }
+        let answer = Self.expected(index, answered: id).replacingFirst(
+          "path=/echo/", with: "path=/\(route)/")
+        #expect(response.text == answer, "round \(round), request \(index)")
+      }
+    }
+    // Kept requests still hold their own values after the connection served the others.
+    let requests = kept.withLock { $0 }
+    #expect(requests.count == (route == "keep" ? 2 * Self.requests.count : 0))
+    for (index, request) in requests.enumerated() {
+      let sent = Self.requests[index % Self.requests.count]
+      #expect(
+        request.path == RequestTarget(sent.path)!.path.replacingFirst("/echo/", with: "/keep/"))
+      #expect(request.headers["X-Note"] == sent.headers.first { $0.0.lowercased() == "x-note" }?.1)
+    }
+    // So do the access-log records, which the test server keeps.
+    let paths = server.log.withLock { $0.map(\.path) }
+    #expect(
+      paths
+        == (0..<2).flatMap { _ in
+          Self.requests.map {
+            RequestTarget($0.path)!.path.replacingFirst("/echo/", with: "/\(route)/")
+          }
+        })
+    await server.stop()
+  }
+
+  /// A reused exchange starts as a new one does. The property list is checked too, so a new
+  /// property that `reset` forgets fails here.
+  @Test func aResetExchangeIsANewOne() {
+    let started = ContinuousClock.now
+    let fresh = Exchange(number: 2, started: started)
+    let used = Exchange(number: 1, started: started - .seconds(1))
+    used.id = RequestID.generate()
+    used.method = .post
+    used.target = RequestTarget("/used?x=1")
+    used.origin = "https://example.test"
+    used.isHead = true
+    used.keepAlive = false
+    used.isHTTP10 = true
+    used.rejection = HTTPResponse(status: 400)
+    used.head = HTTPRequestHead(id: "h", method: .post, target: "/used")
+    used.bodyStarted = started
+    used.reserved = 10
+    used.counted = true
+    used.status = 200
+    used.bytesSent = 5
+    used.stream = StreamState(next: { nil }, remaining: 1, chunked: false)
+    used.answered = true
+    used.reset(number: 2, started: started)
+
+    let labels = Mirror(reflecting: fresh).children.map { $0.label ?? "?" }
+    #expect(
+      labels == [
+        "number", "started", "id", "method", "target", "origin", "isHead", "keepAlive", "isHTTP10",
+        "rejection", "route", "parameters", "head", "bodyStarted", "reserved", "counted", "status",
+        "bytesSent", "stream", "answered",
+      ])
+    for (new, reset) in zip(Mirror(reflecting: fresh).children, Mirror(reflecting: used).children) {
+      #expect(
+        String(describing: new.value) == String(describing: reset.value), "\(new.label ?? "?")")
+    }
+  }
+}
+
+extension String {
+  fileprivate func replacingFirst(_ old: String, with new: String) -> String {
+    guard let range = range(of: old) else { return self }
+    return replacingCharacters(in: range, with: new)
+  }
+}
