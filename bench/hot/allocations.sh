@@ -3,7 +3,8 @@
 # and posix_memalign counted with perf uprobes in the running service while Python's
 # http.client sends N keep-alive GETs of one poster held in the hot-image cache, at the
 # access-log level of the default (info: every request logged) and at warn.
-# COMPARE_WITH=/path/to/other/artwork measures that build too, in the same run.
+# Then the service's CPU time per GET (perf's task-clock, without the probes, which cost a trap
+# per call). COMPARE_WITH=/path/to/other/artwork measures that build too, in the same run.
 # Needs root (uprobes) and perf (Debian linux-perf).
 # Usage: bench/hot/allocations.sh [N GETs, default 2000]   COMPARE_WITH=... (optional)
 set -euo pipefail
@@ -29,8 +30,8 @@ for _ in range(count):
     assert response.status == 200, response.status
 PY
 BUILDS=("$ARTWORK" ${COMPARE_WITH:-})
-echo "| build | access log | GETs | allocations | per GET |"
-echo "| --- | --- | ---: | ---: | ---: |"
+echo "| build | access log | GETs | allocations | per GET | service CPU per GET (us) |"
+echo "| --- | --- | ---: | ---: | ---: | ---: |"
 for build in "${BUILDS[@]}"; do
   for level in info warn; do
     # start_service sets warn; a later assignment wins.
@@ -43,8 +44,11 @@ for build in "${BUILDS[@]}"; do
     total=$(perf stat -x, "${EVENTS[@]}" -p "$SERVICE_PID" -- \
       python3 "$WORK/gets.py" "$PORT" "$IMAGE_PATH" "$COUNT" 2>&1 >/dev/null \
       | awk -F, '/probe_libc/ { sum += $1 } END { print sum }')
-    python3 -c "import sys; n, t = int(sys.argv[3]), int(sys.argv[4]); print(f'| {sys.argv[1]} | {sys.argv[2]} | {n} | {t} | {t / n:.1f} |')" \
-      "$build" "$level" "$COUNT" "$total"
+    cpu_ms=$(perf stat -x, -e task-clock -p "$SERVICE_PID" -- \
+      python3 "$WORK/gets.py" "$PORT" "$IMAGE_PATH" "$COUNT" 2>&1 >/dev/null \
+      | awk -F, '/task-clock/ { print $1 }')
+    python3 -c "import sys; n, t, c = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]); print(f'| {sys.argv[1]} | {sys.argv[2]} | {n} | {t} | {t / n:.2f} | {c * 1000 / n:.1f} |')" \
+      "$build" "$level" "$COUNT" "$total" "$cpu_ms"
     stop_service
   done
 done
