@@ -67,11 +67,18 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         value.split(separator: ",").contains { Self.same(String($0.trimmingWhitespace()), token) }
       }
     }
+    // Item by item in place: `split` would make an array for every request that sends the
+    // field (HTTP/1.1 clients often send `Connection: keep-alive`).
     return wire.contains { field in
-      Self.same(field.name, name)
-        && field.value.split(separator: UInt8(ascii: ",")).contains { item in
-          Self.same(Self.trimmed(item, leading: true), token)
-        }
+      guard Self.same(field.name, name) else { return false }
+      let value = field.value
+      var start = value.startIndex
+      while start <= value.endIndex {
+        let end = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
+        if Self.same(Self.trimmed(value[start..<end], leading: true), token) { return true }
+        start = end + 1
+      }
+      return false
     }
   }
 

@@ -159,4 +159,29 @@ extension UInt8 {
     #expect(headers["Content-Type"] == nil)
     #expect(headers.map(\.name) == ["X-One"])
   }
+
+  @Test func requestFieldsAreReadFromTheirBytes() {
+    func field(_ name: String, _ value: String) -> RequestParser.Field {
+      RequestParser.Field(name: Array(name.utf8), value: Array(value.utf8))
+    }
+    // As http-parser leaves them: whitespace after a value is still there.
+    var headers = HTTPHeaders(wire: [
+      field("Host", "example.test"), field("Connection", "Keep-Alive , TE \t"),
+      field("X-Request-Id", "abc  "), field("x-request-id", "second"),
+    ])
+    #expect(headers.count == 4)
+    #expect(headers["x-request-id"] == "abc")
+    #expect(headers.valueBytes("X-REQUEST-ID") == Array("abc".utf8)[...])
+    #expect(headers.values("X-Request-Id") == ["abc", "second"])
+    #expect(headers.lists("connection", "keep-alive"))
+    #expect(headers.lists("Connection", "te"))
+    #expect(!headers.lists("Connection", "close"))
+    #expect(!headers.lists("Host", "example"))
+    #expect(headers.contains("HOST") && !headers.contains("Origin"))
+    #expect(headers.map(\.value) == ["example.test", "Keep-Alive , TE", "abc", "second"])
+    // A change turns them into text fields, the same ones.
+    headers.add("X-New", "1")
+    #expect(headers.map(\.name) == ["Host", "Connection", "X-Request-Id", "x-request-id", "X-New"])
+    #expect(headers.lists("connection", "TE") && headers["X-Request-Id"] == "abc")
+  }
 }

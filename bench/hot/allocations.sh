@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Heap allocations per hosted-image GET from memory (issue 11): libc's malloc, calloc, realloc
 # and posix_memalign counted with perf uprobes in the running service while Python's
-# http.client sends N keep-alive GETs of one poster held in the hot-image cache, at the
+# http.client sends N keep-alive GETs of one poster held in the hot-image cache (with the
+# header fields a browser sends), at the
 # access-log level of the default (info: every request logged) and at warn.
 # Then the service's CPU time per GET (perf's task-clock, without the probes, which cost a trap
 # per call). COMPARE_WITH=/path/to/other/artwork measures that build too, in the same run.
@@ -22,9 +23,18 @@ done
 cat >"$WORK/gets.py" <<'PY'
 import http.client, sys
 port, path, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+# The fields a browser sends with an image request (long values included).
+headers = {
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0.0.0 Safari/537.36",
+    "Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8",
+    "Accept-Language": "en-GB,en;q=0.9",
+    "Referer": "https://relay.example/activities/42",
+    "Connection": "keep-alive",
+}
 connection = http.client.HTTPConnection("127.0.0.1", port)
 for _ in range(count):
-    connection.request("GET", path)
+    connection.request("GET", path, headers=headers)
     response = connection.getresponse()
     response.read()
     assert response.status == 200, response.status
