@@ -52,16 +52,16 @@ import Testing
     ),
   ]
 
-  private static func expected(_ index: Int, answered id: String) -> String {
+  /// The echo of request `index`, which also carried `extraFields` fields of its client's.
+  private static func expected(_ index: Int, answered id: String, extraFields: Int = 1) -> String {
     let (path, headers) = requests[index]
     let target = RequestTarget(path)!
     let name = target.segmentTexts.last!
     let query = target.query.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
     let note = headers.first { $0.0.lowercased() == "x-note" }?.1 ?? "-"
-    // The client's own fields and the Host the test client adds.
     return [
       "name=\(name)", "path=\(target.path)", "query=\(query)", "note=\(note)",
-      "fields=\(headers.count + 1)", "id=\(id)",
+      "fields=\(headers.count + extraFields)", "id=\(id)",
     ].joined(separator: "\n")
   }
 
@@ -105,6 +105,62 @@ import Testing
           }
         })
     await server.stop()
+  }
+
+  /// The same through Python's http.client, one kept-alive connection, with the fields a browser
+  /// sends besides (long values among them, and `Connection: keep-alive`).
+  @Test func pythonsKeptAliveRequestsSeeTheirOwnValues() async throws {
+    let server = try TestServer(Self.router(kept: Locked([])))
+    let browser = [
+      (
+        "User-Agent",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36"
+      ),
+      ("Accept", "image/avif,image/webp,image/*,*/*;q=0.8"), ("Connection", "keep-alive"),
+    ]
+    let sent = (0..<2).flatMap { _ in Self.requests.map { ($0.path, $0.headers + browser) } }
+    let requests = sent.map { path, headers in
+      "[\(Self.json(path)), [\(headers.map { "[\(Self.json($0.0)), \(Self.json($0.1))]" }.joined(separator: ", "))]]"
+    }
+    let python = try await ServiceProcess.runProgram(
+      "python3",
+      [
+        "-c",
+        """
+        import http.client, json, sys
+        c = http.client.HTTPConnection("127.0.0.1", \(server.port))
+        answers = []
+        for path, headers in json.loads(sys.argv[1]):
+            c.request("GET", path, headers=dict(headers))
+            r = c.getresponse()
+            answers.append([r.status, r.getheader("X-Request-Id"), r.read().decode()])
+        print(json.dumps(answers))
+        """,
+        "[\(requests.joined(separator: ", "))]",
+      ])
+    #expect(python.status == 0, "\(python.error)")
+    let answers = try #require(
+      try JSONSerialization.jsonObject(with: Data(python.output.utf8)) as? [[Any]])
+    #expect(answers.count == sent.count)
+    for (index, answer) in answers.enumerated() {
+      let id = answer[1] as? String ?? ""
+      // http.client adds Host and Accept-Encoding, and the browser's fields are three more.
+      let expected = Self.expected(index % Self.requests.count, answered: id, extraFields: 5)
+      let text = answer[2] as? String ?? ""
+      if let given = sent[index].1.first(where: { $0.0 == "X-Request-Id" }) {
+        #expect(id == given.1)
+      } else {
+        #expect(id.utf8.count == 32)
+      }
+      #expect(answer[0] as? Int == 200)
+      #expect(text == expected, "request \(index)")
+    }
+    await server.stop()
+  }
+
+  private static func json(_ text: String) -> String {
+    let data = try! JSONSerialization.data(withJSONObject: [text])
+    return String(decoding: data, as: UTF8.self).dropFirst().dropLast().description
   }
 
   /// A reused exchange starts as a new one does. The property list is checked too, so a new
