@@ -17,6 +17,35 @@ private func parse(_ line: String) throws -> [String: Any] {
 }
 
 @Suite struct LoggerTests {
+  /// A line written member by member (the access line) is the same JSON as one from fields,
+  /// whatever bytes its members hold: escapes, non-ASCII, bytes that are not UTF-8.
+  @Test func membersWrittenAsBytesMakeValidJSON() throws {
+    let collector = LineCollector()
+    let logger = Logger(level: .info, metadata: ["component": "http"], sink: collector.sink)
+    let path: [UInt8] = Array("/a \"quoted\" \\ ✓ ".utf8) + [0xFF, 0x0A]
+    logger.log(.info, "request") { line in
+      line.member("bytes", 12)
+      line.member("duration_ms", 0.25)
+      line.member("path") { $0.append(contentsOf: path) }
+      line.member("plain") { $0.append(contentsOf: "/v1/images/x.jpg".utf8) }
+      line.member("ratio", Double.infinity)
+    }
+    logger.log(.debug, "dropped") { line in line.member("x", 1) }
+    let lines = collector.all
+    #expect(lines.count == 1)
+    let line = try #require(lines.first)
+    #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
+    let object = try parse(line)
+    #expect(object["level"] as? String == "info")
+    #expect(object["msg"] as? String == "request")
+    #expect(object["component"] as? String == "http")
+    #expect(object["bytes"] as? Int == 12)
+    #expect(object["duration_ms"] as? Double == 0.25)
+    #expect(object["path"] as? String == "/a \"quoted\" \\ ✓ \u{FFFD}\n")
+    #expect(object["plain"] as? String == "/v1/images/x.jpg")
+    #expect(object["ratio"] is NSNull)
+  }
+
   @Test func writesOneValidJSONObjectPerLine() throws {
     let collector = LineCollector()
     let logger = Logger(level: .debug, sink: collector.sink)
