@@ -244,13 +244,3 @@ extension Connection {
     answerAndClose(problem(answer))
   }
 }
-
-extension Substring {
-  /// The text without leading and trailing spaces and tabs.
-  func trimmingWhitespace() -> Substring {
-    var text = self
-    while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-    while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-    return text
-  }
-}

@@ -45,7 +45,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   /// The bytes of the first value of the field `name`, without making a string.
   func valueBytes(_ name: String) -> ArraySlice<UInt8>? {
     guard let wire else { return self[name].map { Array($0.utf8)[...] } }
-    return wire.first { Self.same($0.name, name) }.map { Self.trimmed($0.value) }
+    return wire.first { Self.same($0.name, name) }.map { Self.trimmed($0.value[...]) }
   }
 
   /// Every value of the field `name` (case-insensitive), in order.
@@ -62,24 +62,25 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   /// Whether a field called `name` lists `token` (ASCII case-insensitive) among its
   /// comma-separated items, as `Connection: close` does.
   func lists(_ name: String, _ token: String) -> Bool {
-    guard let wire else {
-      return values(name).contains { value in
-        value.split(separator: ",").contains { Self.same(String($0.trimmingWhitespace()), token) }
-      }
+    if let wire {
+      return wire.contains { Self.same($0.name, name) && Self.lists($0.value[...], token) }
     }
-    // Item by item in place: `split` would make an array for every request that sends the
-    // field (HTTP/1.1 clients often send `Connection: keep-alive`).
-    return wire.contains { field in
-      guard Self.same(field.name, name) else { return false }
-      let value = field.value
-      var start = value.startIndex
-      while start <= value.endIndex {
-        let end = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
-        if Self.same(Self.trimmed(value[start..<end], leading: true), token) { return true }
-        start = end + 1
-      }
-      return false
+    return fields.contains {
+      Self.same($0.name, name) && Self.lists(Array($0.value.utf8)[...], token)
     }
+  }
+
+  /// Whether the comma-separated `value` has an item `token`. Item by item in place: `split`
+  /// would make an array for every request that sends the field (HTTP/1.1 clients often send
+  /// `Connection: keep-alive`).
+  private static func lists(_ value: ArraySlice<UInt8>, _ token: String) -> Bool {
+    var start = value.startIndex
+    while start <= value.endIndex {
+      let end = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
+      if same(trimmed(value[start..<end], leading: true), token) { return true }
+      start = end + 1
+    }
+    return false
   }
 
   /// Appends a field, keeping any existing fields of the same name.
@@ -112,7 +113,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
   private static func text(_ field: RequestParser.Field) -> Element {
     (
       String(decoding: field.name, as: UTF8.self),
-      String(decoding: trimmed(field.value), as: UTF8.self)
+      String(decoding: trimmed(field.value[...]), as: UTF8.self)
     )
   }
 
@@ -126,8 +127,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     while leading, let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
     return value
   }
-
-  private static func trimmed(_ value: [UInt8]) -> ArraySlice<UInt8> { trimmed(value[...]) }
 
   /// Serialises the fields once, for headers answered many times (a cached image's): a head
   /// made from them then copies the bytes instead of checking and writing each field again.

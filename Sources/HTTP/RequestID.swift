@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Held inline, at most 64 bytes of `[A-Za-z0-9._-]`: every request has one, and most are only
 /// ever copied into the answer's head, so no string is made unless someone asks for `text`.
-struct RequestID: Sendable, Equatable, CustomStringConvertible {
+struct RequestID: Sendable, CustomStringConvertible {
   /// The longest id accepted from a client.
   static let maxLength = 64
 
@@ -59,13 +59,9 @@ struct RequestID: Sendable, Equatable, CustomStringConvertible {
   var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
   var description: String { text }
 
-  static func == (lhs: RequestID, rhs: RequestID) -> Bool {
-    lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
-  }
-
   private mutating func fill(count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
     withUnsafeMutableBytes(of: &storage) { raw in
-      write(raw.bindMemory(to: UInt8.self)[..<count].rebased)
+      write(UnsafeMutableBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<count]))
     }
     length = UInt8(count)
   }
@@ -94,12 +90,5 @@ struct RequestID: Sendable, Equatable, CustomStringConvertible {
       text[index] = digits.utf8Start[Int(word & 0xF)]
       word >>= 4
     }
-  }
-}
-
-extension Slice where Base == UnsafeMutableBufferPointer<UInt8> {
-  /// The slice as a buffer of its own, indexed from 0.
-  fileprivate var rebased: UnsafeMutableBufferPointer<UInt8> {
-    UnsafeMutableBufferPointer(rebasing: self)
   }
 }

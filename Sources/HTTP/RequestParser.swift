@@ -24,7 +24,8 @@ final class RequestParser {
     case failed(ParseFailure)
   }
 
-  /// One header field as sent (value without surrounding whitespace).
+  /// One header field as sent (the value without the whitespace before it; http-parser leaves
+  /// any after it, which `HTTPHeaders` trims).
   struct Field: Sendable {
     var name: [UInt8]
     var value: [UInt8]

@@ -74,12 +74,11 @@ struct RequestTarget: Sendable {
 
   /// Whether the segment at `range` decodes to exactly `literal`.
   func segment(_ range: Range<Int>, equals literal: [UInt8]) -> Bool {
-    let raw = bytes[range]
-    guard pathIsEscaped, raw.contains(UInt8(ascii: "%")) else { return raw.elementsEqual(literal) }
-    return Self.decode(raw, plusIsSpace: false).map { $0 == literal } ?? false
+    segmentBytes(range).elementsEqual(literal)
   }
 
-  /// The decoded bytes of the segment at `range`: its own bytes when it holds no escape.
+  /// The decoded bytes of the segment at `range`: its own bytes when it holds no escape (every
+  /// segment decodes: `init` checked).
   func segmentBytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
     let raw = bytes[range]
     guard pathIsEscaped, raw.contains(UInt8(ascii: "%")) else { return raw }

@@ -42,7 +42,7 @@ public enum JSONValue: Sendable, Equatable {
     case .int(let i): out.append(contentsOf: String(i).utf8)
     case .double(let d):
       // NOTE: JSON has no NaN or infinity; none of our values can be, but never emit invalid JSON.
-      out.append(contentsOf: (d.isFinite ? "\(d)" : "null").utf8)
+      out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
     case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
     case .null: out.append(contentsOf: "null".utf8)
     case .array(let items):

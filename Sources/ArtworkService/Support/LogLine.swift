@@ -36,16 +36,19 @@ struct LogLine: Sendable {
     value.write(into: &bytes)
   }
 
+  /// Members for `fields`, sorted by name (so lines are stable for tests and diffs).
+  mutating func members(_ fields: [String: LogValue]) {
+    for (key, value) in fields.sorted(by: { $0.key < $1.key }) { member(key, JSONValue(value)) }
+  }
+
   /// An integer member.
   mutating func member(_ key: String, _ value: Int) {
-    name(key)
-    bytes.append(contentsOf: value.description.utf8)
+    member(key, .int(value))
   }
 
   /// A number member (null when not finite, which JSON cannot say).
   mutating func member(_ key: String, _ value: Double) {
-    name(key)
-    bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+    member(key, .double(value))
   }
 
   /// A string member whose bytes `write` appends (to the line itself: no string is made when

@@ -32,12 +32,7 @@ public struct Logger: Sendable {
   func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
     guard level >= self.level else { return }
     let merged = metadata.isEmpty ? fields : metadata.merging(fields) { _, new in new }
-    let line = Self.line(level: level, message: message, fields: merged, time: Self.now())
-    if let sink {
-      sink(line)
-    } else {
-      StandardErrorWriter.shared.write(line)
-    }
+    write(level, message) { line in line.members(merged) }
   }
 
   /// Writes one line whose fields `fields` writes itself, member by member, in name order,
@@ -46,14 +41,22 @@ public struct Logger: Sendable {
   /// writer's own buffer).
   func log(_ level: LogLevel, _ message: String, writing fields: (inout LogLine) -> Void) {
     guard level >= self.level else { return }
-    let time = Self.now()
     let metadata = metadata
+    write(level, message) { line in
+      line.members(metadata)
+      fields(&line)
+    }
+  }
+
+  /// Writes one line: the timestamp, `level`, `message`, then what `members` writes. To
+  /// standard error it is built in the writer's own buffer; a sink is given it as a string.
+  private func write(
+    _ level: LogLevel, _ message: String, members: (inout LogLine) -> Void
+  ) {
+    let time = Self.now()
     func build(_ line: inout LogLine) {
       line.start(level: level, message: message, time: time)
-      for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-        line.member(key, JSONValue(value))
-      }
-      fields(&line)
+      members(&line)
       line.end()
     }
     guard let sink else {
@@ -94,20 +97,6 @@ public struct Logger: Sendable {
   /// The sink that writes lines to the process's standard error (the default).
   public static let standardError: @Sendable (String) -> Void = { line in
     StandardErrorWriter.shared.write(line)
-  }
-
-  /// Formats one line (fields sorted by name, so lines are stable for tests and diffs).
-  /// Written straight into bytes, member by member: this runs for every access-log line.
-  static func line(
-    level: LogLevel, message: String, fields: [String: LogValue], time: timespec
-  ) -> String {
-    var line = LogLine()
-    line.start(level: level, message: message, time: time)
-    for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-      line.member(key, JSONValue(value))
-    }
-    line.end()
-    return String(decoding: line.bytes, as: UTF8.self)
   }
 
   static func now() -> timespec {
