@@ -6,7 +6,7 @@ FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       pkg-config libvips-dev libwebp-dev libjpeg62-turbo-dev libhttp-parser-dev \
-      libcurl4-openssl-dev libssl-dev \
+      libcurl4-openssl-dev libssl-dev libseccomp-dev zlib1g-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Everything Package.swift declares must exist for the manifest to load, test targets included
@@ -15,6 +15,7 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY bench ./bench
+COPY Fuzz ./Fuzz
 COPY Tests ./Tests
 RUN swift build -c release --product artwork --static-swift-stdlib \
  && install -D "$(swift build -c release --show-bin-path)/artwork" /out/artwork
@@ -22,7 +23,8 @@ RUN swift build -c release --product artwork --static-swift-stdlib \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libvips42 libwebp7 libjpeg62-turbo libhttp-parser2.9 libcurl4 libssl3 ca-certificates \
+      libvips42 libwebp7 libjpeg62-turbo libhttp-parser2.9 libcurl4 libssl3 libseccomp2 zlib1g \
+      ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/artwork --create-home artwork \
  && install -d -o artwork -g artwork -m 0750 /var/lib/artwork/data

@@ -20,6 +20,11 @@ let package = Package(
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(
       name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+    // The Linux calls around a worker process that the C library's Swift module lacks.
+    .systemLibrary(name: "CProcess"),
 
     // One target per concern; each wraps at most one C library, imported `internal`, so no C
     // type crosses a target's API. docs/ARCHITECTURE.md draws the graph.
@@ -28,8 +33,11 @@ let package = Package(
     // optimised: in a debug build its per-pixel loops would be some 50x slower, and every test
     // that frames a picture runs them.
     .target(name: "Pixels", swiftSettings: [.unsafeFlags(["-O"])]),
-    .target(name: "WebPDecoding", dependencies: ["CWebP"]),
-    .target(name: "JPEGDecoding", dependencies: ["CJPEG"]),
+    .target(name: "WebPDecoding", dependencies: ["CWebP", "ArtworkCore"]),
+    .target(name: "JPEGDecoding", dependencies: ["CJPEG", "ArtworkCore"]),
+    // PNG metadata within bounds before a decoder sees it (text dropped, the ICC profile's
+    // inflated size counted by zlib).
+    .target(name: "PNGMetadata", dependencies: ["CZlib", "ArtworkCore"]),
     .target(name: "HTTP", dependencies: ["CHTTPParser"]),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
@@ -37,13 +45,29 @@ let package = Package(
       name: "Imaging",
       dependencies: [
         "CVips", "ArtworkCore", "ThumbHashCodec", "Pixels", "WebPDecoding", "JPEGDecoding",
+        "PNGMetadata",
+      ]),
+    // A process locked down for good: resource limits and a seccomp filter.
+    .target(name: "Containment", dependencies: ["CSeccomp"]),
+    // Image work in worker processes: the service's side (spawn, jobs, deadlines, failures)
+    // and the worker's (its main loop, the jobs themselves). The warm-up samples are compiled in.
+    .target(
+      name: "ImageWorkers",
+      dependencies: ["Imaging", "Containment", "CProcess", "ArtworkCore", "ThumbHashCodec"],
+      resources: [
+        .embedInCode("WarmUp/jpeg-plain.jpg"), .embedInCode("WarmUp/jpeg-icc.jpg"),
+        .embedInCode("WarmUp/jpeg-cmyk.jpg"), .embedInCode("WarmUp/png-rgba16.png"),
+        .embedInCode("WarmUp/webp-lossy.webp"),
+        .embedInCode("WarmUp/webp-alpha.webp"), .embedInCode("WarmUp/gif.gif"),
+        .embedInCode("WarmUp/heic.heic"), .embedInCode("WarmUp/avif.avif"),
       ]),
     .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore", "HTTP"]),
     .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(
       name: "ArtworkService",
       dependencies: [
-        "HTTP", "ThumbHashCodec", "ArtworkCore", "Imaging", "SafeFetch", "Storage", "CurlClient",
+        "HTTP", "ThumbHashCodec", "ArtworkCore", "Imaging", "ImageWorkers", "SafeFetch",
+        "Storage", "CurlClient",
       ],
       // The page, its assets and the OpenAPI document, compiled into the binary as byte arrays
       // (`PackageResources`): nothing to install beside the executable, no `Bundle.module`.
@@ -55,16 +79,22 @@ let package = Package(
     .target(
       name: "ArtworkCLI",
       dependencies: [
-        "ArtworkService", "Imaging", "ArtworkCore", "SafeFetch", "ThumbHashCodec",
+        "ArtworkService", "Imaging", "ImageWorkers", "ArtworkCore", "SafeFetch", "ThumbHashCodec",
       ]),
-    .executableTarget(name: "artwork", dependencies: ["ArtworkCLI"]),
+    .executableTarget(name: "artwork", dependencies: ["ArtworkCLI", "ImageWorkers"]),
 
     .executableTarget(
       name: "thumbhash-bench", dependencies: ["ThumbHashCodec"], path: "bench/thumbhash-bench"),
     // Loopback load generator and the in-process ceiling of the upload path (bench/*/run.sh).
     .executableTarget(
-      name: "artwork-bench", dependencies: ["ArtworkService", "Imaging", "ArtworkCore"],
+      name: "artwork-bench",
+      dependencies: ["ArtworkService", "Imaging", "ImageWorkers", "ArtworkCore"],
       path: "bench/artwork-bench"),
+
+    // The fuzz targets (`scripts/fuzz NAME SECONDS` builds them for libFuzzer; built normally,
+    // they replay files, which is how the tests replay the corpus and every finding).
+    .executableTarget(
+      name: "artwork-fuzz", dependencies: ["ImageWorkers", "Imaging"], path: "Fuzz/artwork-fuzz"),
 
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -74,8 +104,8 @@ let package = Package(
     .testTarget(
       name: "ArtworkServiceTests",
       dependencies: [
-        "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "SafeFetch",
-        "Storage", "HTTP", "TestSupport",
+        "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "ImageWorkers",
+        "Containment", "PNGMetadata", "SafeFetch", "Storage", "HTTP", "TestSupport",
       ],
       exclude: [
         "Browser/Fixtures", "Contract/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures",

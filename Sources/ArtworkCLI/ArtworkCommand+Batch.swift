@@ -50,7 +50,7 @@ extension ArtworkCommand {
   static func batchLoader(_ config: ServiceConfig, jobs: Int, sizeLimit: Bool)
     throws(ArtworkError) -> SourceLoader
   {
-    let processor = processor(config, threads: jobs, sizeLimit: sizeLimit)
+    let processor = try processor(config, workers: jobs, sizeLimit: sizeLimit)
     let fetcher = try SourceFetcher(
       config.fetchConfiguration(maxBytes: sizeLimit ? nil : Int.max),
       pool: FetchPool(threads: jobs, queueLimit: jobs * 2))

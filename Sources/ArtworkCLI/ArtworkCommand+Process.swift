@@ -67,7 +67,7 @@ extension ArtworkCommand {
     let created = try await loader.processor.render(
       source.bytes, declaredType: source.declaredType, options: options)
     let path = "\(directory)/\(created.key.fileName)"
-    let bytes = created.rendered.bytes
+    let bytes = created.bytes
     try await loader.io.run { () throws(ArtworkError) in
       // Content-addressed: a file already there holds these very bytes.
       if !FileManager.default.fileExists(atPath: path) {

@@ -1,5 +1,6 @@
 import ArtworkCore
 import ArtworkService
+import ImageWorkers
 import Imaging
 
 extension ArtworkCommand {
@@ -18,14 +19,16 @@ extension ArtworkCommand {
     }
   }
 
-  /// A processor with the service's limits on `threads` worker threads; `sizeLimit` false lifts
-  /// the byte limit (`--no-size-limit`), never the pixel limit.
-  static func processor(_ config: ServiceConfig, threads: Int, sizeLimit: Bool = true)
-    -> ArtworkProcessor
+  /// A processor with the service's limits on `workers` worker processes (this executable's,
+  /// as the service's are: an input that kills one fails its own line, and the batch goes on);
+  /// `sizeLimit` false lifts the byte limit (`--no-size-limit`), never the pixel limit.
+  static func processor(_ config: ServiceConfig, workers: Int, sizeLimit: Bool = true)
+    throws(ArtworkError) -> ArtworkProcessor
   {
-    ArtworkProcessor(
-      pool: BlockingPool<Void>(name: "artwork-img", threads: threads, queueLimit: threads),
-      maxSourceBytes: sizeLimit ? config.sourceByteLimit : Int.max,
+    // Enough waiting room that the batch's own jobs never meet a full queue.
+    let pool = try WorkerPool(config.workerSettings(count: workers, queueLimit: workers * 2))
+    return ArtworkProcessor(
+      workers: pool, maxSourceBytes: sizeLimit ? config.sourceByteLimit : Int.max,
       maxPixels: config.sourcePixelLimit)
   }
 }

@@ -1,5 +1,6 @@
 import ArtworkCore
 import ArtworkService
+import ImageWorkers
 import Imaging
 
 extension ArtworkCommand {

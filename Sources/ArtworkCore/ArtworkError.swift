@@ -22,6 +22,9 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     case versionNotSupported = "http-version-not-supported"
     case unsupportedMediaType = "unsupported-media-type"
     case unprocessableImage = "unprocessable-image"
+    /// The image made its decoder fail: it crashed its worker process, ran out of time or out
+    /// of memory (`reason`: `crash`, `timeout`, `memory`).
+    case decoderFailure = "decoder-failure"
     case sourceNotAvailable = "source-not-available"
     case unprocessableContent = "unprocessable-content"
     case badGateway = "bad-gateway"

@@ -1,9 +1,10 @@
 internal import CCrypto
+import Foundation
 
 /// SHA-256 through OpenSSL's libcrypto (the one door to it).
 public enum SHA256 {
   /// The 32-byte digest of `bytes`.
-  static func digest(_ bytes: [UInt8]) -> [UInt8] {
+  static func digest(_ bytes: some ContiguousBytes) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
     let ok = bytes.withUnsafeBytes { input in
@@ -37,4 +38,7 @@ public enum SHA256 {
 
   /// The lowercase hex SHA-256 of `bytes`.
   public static func hex(_ bytes: [UInt8]) -> String { lowercaseHex(digest(bytes)) }
+
+  /// The lowercase hex SHA-256 of `bytes` (a slice: a body's image part, not copied).
+  public static func hex(_ bytes: ArraySlice<UInt8>) -> String { lowercaseHex(digest(bytes)) }
 }

@@ -1,6 +1,7 @@
 import ArtworkCore
 import Foundation
 import HTTP
+import ImageWorkers
 import Imaging
 import SafeFetch
 import Storage
@@ -38,12 +39,19 @@ public final class ArtworkApp: Sendable {
       logger: logger, message: "not ready: storage cannot take new objects",
       interval: .seconds(60))
     self.storage = try await StorageFactory.make(config: config, logger: logger)
-    let pool = BlockingPool<Void>(
-      name: "artwork-img", threads: config.workers, queueLimit: config.queueLimit,
-      prestart: true)
+    let workers: WorkerPool
+    do {
+      let metrics = self.metrics
+      workers = try WorkerPool(config.workerSettings()) { event in
+        metrics.record(event)
+        Self.log(event, to: logger)
+      }
+    } catch {
+      throw StartupError(
+        "cannot start the image workers: \(error.internalDetail ?? error.detail)")
+    }
     self.processor = ArtworkProcessor(
-      pool: pool, maxSourceBytes: config.maxSourceBytes,
-      maxPixels: config.maxPixels)
+      workers: workers, maxSourceBytes: config.maxSourceBytes, maxPixels: config.maxPixels)
     self.authenticator = Authenticator(tokens: config.apiTokens)
     self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
@@ -53,9 +61,11 @@ public final class ArtworkApp: Sendable {
     } catch {
       throw StartupError("cannot set up source fetching: \(error.internalDetail ?? error.detail)")
     }
+    let processor = self.processor
     self.reachability = ReachabilityCheck(pool: fetchPool, fetchTimeout: config.fetchTimeout) {
       bytes in
-      guard let info = try? ImagePipeline.inspect(bytes) else { return nil }
+      // The header is parsed in a worker too: no decoder runs in this process.
+      guard let info = await processor.inspect(bytes) else { return nil }
       return (info.format.rawValue, info.width, info.height)
     }
     let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
@@ -67,6 +77,29 @@ public final class ArtworkApp: Sendable {
     self.thumbHashResults = ResultCache(
       storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL,
       recordKey: config.cacheKey, secrets: config.secretParameters, clock: now)
+  }
+
+  /// Logs a worker event once: a failure at error level with the input's SHA-256 (the image is
+  /// what to look at), a refusal of a remembered input at info, a replacement at info.
+  static func log(_ event: WorkerEvent, to logger: Logger) {
+    switch event {
+    case .failed(let report):
+      logger.log(
+        .error, "an image made its worker fail",
+        [
+          "reason": .string(report.reason.rawValue), "job": .string(report.job),
+          "input_sha256": .string(report.inputSHA256), "input_bytes": .int(report.inputBytes),
+          "worker_pid": .int(Int(report.pid)), "details": .string(report.details),
+        ])
+    case .refused(let reason):
+      logger.log(
+        .info, "refused an image that made a worker fail before",
+        ["reason": .string(reason.rawValue)])
+    case .replaced(let pid):
+      logger.log(.info, "image worker started", ["worker_pid": .int(Int(pid))])
+    case .replacementFailed(let why):
+      logger.log(.error, "image worker could not be started", ["error": .string(why)])
+    }
   }
 
   /// The largest request body a POST with an image may have: the image limit plus room for

@@ -21,7 +21,7 @@ extension ArtworkError.Kind {
     case .notImplemented: 501
     case .versionNotSupported: 505
     case .unsupportedMediaType: 415
-    case .unprocessableImage, .sourceNotAvailable, .unprocessableContent: 422
+    case .unprocessableImage, .decoderFailure, .sourceNotAvailable, .unprocessableContent: 422
     case .internal: 500
     case .badGateway: 502
     case .busy, .storageUnavailable: 503
@@ -49,6 +49,7 @@ extension ArtworkError.Kind {
     case .versionNotSupported: "HTTP version not supported"
     case .unsupportedMediaType: "Unsupported media type"
     case .unprocessableImage: "Unprocessable image"
+    case .decoderFailure: "Image decoder failure"
     case .sourceNotAvailable: "Source not available"
     case .unprocessableContent: "Unprocessable content"
     case .internal: "Internal server error"

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
-/// Why a call failed: the stream is damaged (or libjpeg warned about it), or its colour
+/// Why a call failed: the stream is damaged (or libjpeg warned that it is), or its colour
 /// layout needs libvips (CMYK, YCCK, more than three components).
 enum {
   ARTWORK_JPEG_OK = 0,
@@ -32,10 +33,21 @@ static void artwork_jpeg_error_exit(j_common_ptr info) {
   longjmp(error->jump, 1);
 }
 
-// A warning means corrupt data that libjpeg would paper over with grey: treat it as an error,
-// so the caller falls back to libvips, which decides what the pipeline says of it.
+/// Whether a warning leaves the picture whole: stray bytes between two segments of the header
+/// (before a table, a frame or a scan marker: what some encoders and editors leave behind). Stray
+/// bytes before a restart marker or the end of the image mean the entropy-coded data did not end
+/// where the decoder expected: the rows decoded from it are wrong.
+static inline int artwork_jpeg_warning_is_harmless(const struct jpeg_error_mgr *manager) {
+  if (manager->msg_code != JWRN_EXTRANEOUS_DATA) return 0;
+  int marker = manager->msg_parm.i[1];
+  return !(marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7));
+}
+
+// Any other warning means corrupt data that libjpeg would paper over with grey (a scan cut
+// short, a bad Huffman code, a missing restart marker, a premature end): an error, so no
+// damaged picture is ever framed.
 static void artwork_jpeg_emit_message(j_common_ptr info, int level) {
-  if (level < 0) artwork_jpeg_error_exit(info);
+  if (level < 0 && !artwork_jpeg_warning_is_harmless(info->err)) artwork_jpeg_error_exit(info);
 }
 
 /// Routes `info`'s errors and warnings to `error` (whose `jump` the caller sets).
@@ -172,6 +184,16 @@ static inline int artwork_jpeg_rows_read(artwork_jpeg_rows *rows, uint8_t *out, 
     memcpy(out + (size_t)y * rows->row_bytes, rows->row + rows->skip, rows->row_bytes);
   }
   rows->rows_left -= count;
+  if (rows->rows_left == 0) {
+    // The rectangle is read: the rest of the scan is decoded without its pixels (entropy
+    // decoding only), and the decode finished, which reads up to the end marker. Data that
+    // went out of step somewhere (bits changed in transit) shows here as bytes left over
+    // before the end marker, a warning, so a damaged file is refused even when no row of the
+    // rectangle tripped a warning on its own.
+    JDIMENSION left = rows->info.output_height - rows->info.output_scanline;
+    if (left > 0) jpeg_skip_scanlines(&rows->info, left);
+    jpeg_finish_decompress(&rows->info);
+  }
   return ARTWORK_JPEG_OK;
 }
 

@@ -8,16 +8,6 @@
 /// VIPS_INIT is a macro (it also checks the ABI); call once, before any other thread exists.
 static inline int artwork_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
-/// A memory source over a private copy of `data`: the source owns the copy (through a refcounted
-/// VipsBlob), so every image loaded from it stays valid however long it lives.
-static inline VipsSource *artwork_vips_source_copy(const void *data, size_t length) {
-  VipsBlob *blob = vips_blob_copy(data, length);
-  if (blob == NULL) return NULL;
-  VipsSource *source = vips_source_new_from_blob(blob);
-  vips_area_unref(VIPS_AREA(blob));
-  return source;
-}
-
 /// A source over `length` bytes at `data`, not copied: the caller keeps them valid and unchanged
 /// for as long as the source or any image read from it lives.
 static inline VipsSource *artwork_vips_source_wrap(const void *data, size_t length) {
@@ -136,6 +126,31 @@ static inline int artwork_vips_bandjoin_const1(VipsImage *in, VipsImage **out, d
   return vips_bandjoin_const1(in, out, c, NULL);
 }
 
+/// The bands of `first` followed by those of `second`.
+static inline int artwork_vips_bandjoin2(VipsImage *first, VipsImage *second, VipsImage **out) {
+  return vips_bandjoin2(first, second, out, NULL);
+}
+
+/// One band repeated three times (grey as RGB).
+static inline int artwork_vips_replicate3(VipsImage *in, VipsImage **out) {
+  VipsImage *bands[3] = {in, in, in};
+  return vips_bandjoin(bands, out, 3, NULL);
+}
+
+/// The same pixels, tagged as sRGB.
+static inline int artwork_vips_tag_srgb(VipsImage *in, VipsImage **out) {
+  return vips_copy(in, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+/// Samples shifted right by `bits` (16-bit samples to their top 8 bits before a cast).
+static inline int artwork_vips_rshift(VipsImage *in, VipsImage **out, int bits) {
+  return vips_rshift_const1(in, out, bits, NULL);
+}
+
+static inline int artwork_vips_is_ushort(VipsImage *image) {
+  return vips_image_get_format(image) == VIPS_FORMAT_USHORT;
+}
+
 static inline int artwork_vips_min(VipsImage *in, double *out) { return vips_min(in, out, NULL); }
 
 /// Scales by exact factors (used only to correct a rounding slip of the framing step).
@@ -181,16 +196,12 @@ static inline void artwork_vips_set_deadline(VipsImage *image, gint64 deadline_u
 /// Microseconds on the monotonic clock the deadlines use.
 static inline gint64 artwork_vips_now_us(void) { return g_get_monotonic_time(); }
 
-static inline void artwork_vips_drop_log(const gchar *domain, GLogLevelFlags level,
-                                         const gchar *message, gpointer data) {
-  (void)domain, (void)level, (void)message, (void)data;
-}
-
-/// Drops libvips' warnings (domain "VIPS"): a hostile file can make a loader warn once per row,
-/// and every failure that matters reaches the error buffer anyway.
-static inline void artwork_vips_silence_warnings(void) {
-  g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE),
-                    artwork_vips_drop_log, NULL);
+/// Sends libvips' warnings and messages (domain "VIPS") to `handler` instead of standard error:
+/// a hostile file can make a loader warn once per row, and the pipeline reads what the JPEG
+/// reader says of damaged data from them (`JPEGReadJournal`).
+static inline void artwork_vips_route_warnings(GLogFunc handler) {
+  g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE), handler,
+                    NULL);
 }
 
 static inline void artwork_vips_unref(void *object) { g_object_unref(object); }

@@ -18,9 +18,5 @@ struct Deadline: Sendable {
   var hasPassed: Bool { artwork_vips_now_us() > microseconds }
 
   /// The public error for work that ran out of time.
-  var error: ArtworkError {
-    let budget = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
-    return ArtworkError(
-      .unprocessableImage, "The image took longer than \(budget) seconds to process.")
-  }
+  var error: ArtworkError { DecoderFailure.timeout.error(budget: seconds) }
 }

@@ -4,7 +4,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
   case jpeg, png, webp, gif, heic, avif
 
   /// The canonical media type of the format.
-  var mimeType: String {
+  package var mimeType: String {
     switch self {
     case .jpeg: "image/jpeg"
     case .png: "image/png"
@@ -17,7 +17,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
 
   /// The format named by a media type (parameters such as `; charset` must be removed first;
   /// case-insensitive), or nil for any type we do not decode.
-  static func forMimeType(_ mimeType: String) -> ImageFormat? {
+  package static func forMimeType(_ mimeType: String) -> ImageFormat? {
     switch mimeType.lowercased() {
     case "image/jpeg", "image/jpg", "image/pjpeg": .jpeg
     case "image/png": .png

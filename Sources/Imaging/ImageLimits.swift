@@ -1,15 +1,16 @@
 /// Bounds on the work one image may cause and on what it may produce.
 public struct ImageLimits: Sendable, Hashable {
   /// Largest source accepted, in pixels (width × height of the first frame, from the header).
-  public internal(set) var maxPixels: Int = 40_000_000
+  public package(set) var maxPixels: Int = 40_000_000
   /// Largest source side accepted, in pixels, whatever the area.
   var maxSide: Int = 100_000
   /// Largest encoded output, in bytes; the phone stops downloading past 2 MB.
-  var maxOutputBytes: Int = 2_000_000
+  package var maxOutputBytes: Int = 2_000_000
   /// Wall-clock budget for one image, in seconds. libvips stops computing pixels once it is
-  /// spent (checked as tiles are computed), and the encoder stops between attempts; a single
-  /// libimagequant quantisation cannot be interrupted (at most a few seconds at 1200x1800).
-  var maxSeconds: Double = 10
+  /// spent (checked as tiles are computed), and the encoder stops between attempts. Work the
+  /// pipeline cannot interrupt (a decoder inside one call) is bounded by its worker's deadline:
+  /// the service kills the worker (`WorkerPool`), and sets this a little shorter.
+  public var maxSeconds: Double = 10
 }
 
 extension ImageLimits {

@@ -7,7 +7,7 @@ extension ImagePipeline {
   /// keeps the framing margin (`FrameGeometry.jpegEighths`); a centre crop decodes only its
   /// rows, and only its columns where libjpeg's block grid allows. Nil when the picture needs
   /// libvips: an ICC profile to import, an EXIF orientation to apply, CMYK or YCCK colours.
-  static func jpegDecode(_ bytes: ArraySlice<UInt8>, info: SourceInfo, output: PixelSize)
+  static func jpegDecode(_ bytes: PinnedBytes, info: SourceInfo, output: PixelSize)
     -> ScaledDecode?
   {
     guard !info.hasICCProfile, info.orientation == 1,
@@ -30,7 +30,7 @@ extension ImagePipeline {
           try JPEGDecoder.Rows(
             bytes, eighths: eighths, crop: (origin.x, origin.y, size.width, size.height))
         }
-        let resampled = try resampler.resample(channels: 3) {
+        let resampled = try resampler.resample(layout: .rgb) {
           (_: Int, count: Int) throws(ArtworkError) in
           if deadline.hasPassed { throw deadline.error }
           let strip = try jpeg { () throws(JPEGDecoder.Failure) in try rows.next(count) }
@@ -42,21 +42,24 @@ extension ImagePipeline {
 
   /// libjpeg's decode of `crop` at `eighths`; a failure is the pipeline's decode failure.
   private static func rgb(
-    _ bytes: ArraySlice<UInt8>, eighths: Int, crop: (Int, Int, Int, Int)
+    _ bytes: PinnedBytes, eighths: Int, crop: (Int, Int, Int, Int)
   ) throws(ArtworkError) -> [UInt8] {
     try jpeg { () throws(JPEGDecoder.Failure) in
       try JPEGDecoder.rgb(bytes, eighths: eighths, crop: crop)
     }
   }
 
-  /// `work`'s result; its failure as the pipeline's decode failure.
+  /// `work`'s result; its failure as the pipeline's decode failure (damaged data a 422).
   private static func jpeg<T>(_ work: () throws(JPEGDecoder.Failure) -> T) throws(ArtworkError)
     -> T
   {
     do throws(JPEGDecoder.Failure) {
       return try work()
     } catch {
-      throw libraryFailure("libjpeg", "\(error)")
+      switch error {
+      case .damaged(let words): throw libraryFailure("libjpeg", words, damaged: true)
+      case .unsupported(let words): throw libraryFailure("libjpeg", words, damaged: false)
+      }
     }
   }
 }

@@ -33,7 +33,7 @@ extension ImagePipeline {
   /// The picture as a library that scales while decoding gives it, when one can: JPEG through
   /// libjpeg-turbo, WebP through libwebp. Nil for the other formats and for pictures only libvips
   /// handles (see `jpegDecode`, `webPDecode`).
-  static func scaledDecode(_ bytes: ArraySlice<UInt8>, info: SourceInfo, output: PixelSize)
+  static func scaledDecode(_ bytes: PinnedBytes, info: SourceInfo, output: PixelSize)
     -> ScaledDecode?
   {
     switch info.format {
@@ -60,7 +60,7 @@ extension ImagePipeline {
       if deadline.hasPassed { throw deadline.error }
       let origin = pixels.withUnsafeBufferPointer {
         attentionOrigin(
-          $0.baseAddress!, size: picture, channels: 3, rowBytes: picture.width * 3, crop: cropSize)
+          $0.baseAddress!, size: picture, layout: .rgb, rowBytes: picture.width * 3, crop: cropSize)
       }
       bytes = resampled(pixels, rowPixels: picture.width, from: origin, by: resampler)
       region = decode.region(of: origin, cropSize)
@@ -81,16 +81,22 @@ extension ImagePipeline {
     let rowBytes = rowPixels * 3
     return pixels.withUnsafeBufferPointer { buffer in
       let first = buffer.baseAddress! + origin.y * rowBytes + origin.x * 3
-      return resampler.resample(channels: 3) { (top: Int, _: Int) in
+      return resampler.resample(layout: .rgb) { (top: Int, _: Int) in
         (first + top * rowBytes, rowBytes)
       }
     }
   }
 
-  /// The pipeline's decode failure, in a decoding library's words (kept internal).
-  static func libraryFailure(_ library: String, _ words: String) -> ArtworkError {
-    ArtworkError(
-      .unprocessableImage, "The image could not be decoded.",
-      internalDetail: "\(library): \(words)")
+  /// A decoding library's failure, in its words (kept internal): a 422 when it found the data
+  /// `damaged` (truncated or corrupt), else an internal error that tells the framing path to let
+  /// libvips decode the picture instead (a layout or a rectangle the library does not take).
+  static func libraryFailure(_ library: String, _ words: String, damaged: Bool) -> ArtworkError {
+    if damaged {
+      return ArtworkError(
+        .unprocessableImage, "The image is truncated or corrupt: its pixels could not be decoded.",
+        internalDetail: "\(library): \(words)")
+    }
+    return ArtworkError(
+      .internal, "The image could not be decoded.", internalDetail: "\(library): \(words)")
   }
 }

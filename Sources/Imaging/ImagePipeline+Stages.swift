@@ -1,18 +1,19 @@
 import ArtworkCore
+import PNGMetadata
 import Pixels
 
 extension ImagePipeline {
   /// Stage 1: the format, from magic bytes only.
-  static func sniff(_ input: [UInt8]) throws(ArtworkError) -> ImageFormat {
-    try sniff(input[...])
+  static func sniff(_ input: PinnedBytes) throws(ArtworkError) -> ImageFormat {
+    try sniff(prefix: input.prefix(512), count: input.count)
   }
 
-  /// Stage 1 on a slice: only its first bytes are looked at (copied: a few hundred bytes).
-  static func sniff(_ input: ArraySlice<UInt8>) throws(ArtworkError) -> ImageFormat {
-    guard !input.isEmpty else {
+  /// Stage 1 on the first bytes of an input of `count` bytes (a few hundred are enough).
+  public static func sniff(prefix: [UInt8], count: Int) throws(ArtworkError) -> ImageFormat {
+    guard count > 0 else {
       throw ArtworkError(.unprocessableImage, "The image is empty (zero bytes).")
     }
-    guard let format = ImageFormat.sniff(Array(input.prefix(512))) else {
+    guard let format = ImageFormat.sniff(prefix) else {
       throw ArtworkError(
         .unsupportedMediaType,
         "The data is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image (judged by its first bytes).")
@@ -120,10 +121,10 @@ extension ImagePipeline {
     if let decode = scaledDecode(source.bytes, info: info, output: output) {
       do {
         return try frame(decode, output: output, crop: crop, deadline: deadline)
-      } catch  where error.kind == .unprocessableImage && !deadline.hasPassed {
-        // Damaged data (libjpeg's warnings included): libvips, the pipeline's one judge of what
-        // a broken picture is, decodes it again below and says what is wrong with it. Time
-        // running out is no reason to try again: that error goes on.
+      } catch  where error.kind == .internal && !deadline.hasPassed {
+        // The library could not take this picture (a layout it does not decode, a rectangle
+        // it refused): libvips decodes it below. Damaged data is a 422 at once, never decoded
+        // again (a second decoder would only paper over the damage), and so is time run out.
       }
     }
     let sourceSize = PixelSize(width: info.width, height: info.height)
@@ -169,16 +170,11 @@ extension ImagePipeline {
     _ picture: VipsImage, x: Int, y: Int, size: PixelSize, to output: PixelSize,
     deadline: Deadline
   ) throws(ArtworkError) -> VipsImage {
-    let channels = picture.bands
-    guard channels == 1 || channels == 3, picture.isUChar else {
-      throw ArtworkError(
-        .internal, "The image could not be framed.",
-        internalDetail: "\(channels) bands after the sRGB conversion")
-    }
+    let layout = try pixelLayout(picture)
     let reader = try VipsPixelReader(picture)
     let resampler = LinearLightResampler(
       source: (size.width, size.height), output: (output.width, output.height))
-    let bytes = try resampler.resample(channels: channels) {
+    let bytes = try resampler.resample(layout: layout) {
       (top, count) throws(ArtworkError) in
       if deadline.hasPassed { throw deadline.error }
       return try reader.rows(left: x, top: y + top, width: size.width, count: count)
@@ -192,22 +188,34 @@ extension ImagePipeline {
     x: Int, y: Int
   ) {
     let whole = PixelSize(width: picture.width, height: picture.height)
+    let layout = try pixelLayout(picture)
     let reader = try VipsPixelReader(picture)
     let rows = try reader.rows(left: 0, top: 0, width: whole.width, count: whole.height)
     // The pixels belong to the reader's region: it must live until they are read.
     return withExtendedLifetime(reader) {
       attentionOrigin(
-        rows.pixels, size: whole, channels: picture.bands, rowBytes: rows.rowBytes, crop: crop)
+        rows.pixels, size: whole, layout: layout, rowBytes: rows.rowBytes, crop: crop)
     }
   }
 
-  /// `attentionOrigin` of a picture of `size` in memory (8-bit sRGB, `channels` per pixel).
+  /// How the pixel code reads `picture` (8-bit sRGB, 1 or 3 bands, as `toSRGB` leaves an opaque
+  /// picture); any other layout is the service's error, refused rather than misread.
+  static func pixelLayout(_ picture: VipsImage) throws(ArtworkError) -> PixelLayout {
+    guard picture.isUChar, let layout = PixelLayout(channels: picture.bands) else {
+      throw ArtworkError(
+        .internal, "The image could not be framed.",
+        internalDetail: "\(picture.bands) bands after the sRGB conversion")
+    }
+    return layout
+  }
+
+  /// `attentionOrigin` of a picture of `size` in memory (8-bit sRGB, laid out as `layout`).
   static func attentionOrigin(
-    _ pixels: UnsafePointer<UInt8>, size whole: PixelSize, channels: Int, rowBytes: Int,
+    _ pixels: UnsafePointer<UInt8>, size whole: PixelSize, layout: PixelLayout, rowBytes: Int,
     crop: PixelSize
   ) -> (x: Int, y: Int) {
     let preview = LinearPreview(
-      pixels: pixels, width: whole.width, height: whole.height, channels: channels,
+      pixels: pixels, width: whole.width, height: whole.height, layout: layout,
       rowBytes: rowBytes, longSide: previewSide)
     let factor = Double(preview.factor)
     let window = (
@@ -321,14 +329,15 @@ extension ImagePipeline {
   {
     let sourceSize = PixelSize(width: info.width, height: info.height)
     let target = FrameGeometry.thumbnailSize(source: sourceSize)
-    if target != sourceSize, let decode = scaledDecode(source.bytes, info: info, output: target),
-      let pixels = try? decode.whole()
-    {
+    if target != sourceSize, let decode = scaledDecode(source.bytes, info: info, output: target) {
       // The whole picture, stretched to exactly the target like libvips' thumbnail below
       // (the aspect ratio moves by under a pixel), in linear light like every framed picture.
-      // Damaged data is left to libvips, which says what is wrong with it.
-      if deadline.hasPassed { throw deadline.error }
-      return scaledThumbnail(pixels, size: decode.picture, to: target)
+      // Damaged data is a 422; a picture the library does not take goes to libvips.
+      do throws(ArtworkError) {
+        let pixels = try decode.whole()
+        if deadline.hasPassed { throw deadline.error }
+        return scaledThumbnail(pixels, size: decode.picture, to: target)
+      } catch  where error.kind == .internal && !deadline.hasPassed {}
     }
     do {
       let image: VipsImage
@@ -375,5 +384,13 @@ extension ImagePipeline {
       "The \(info.format.rawValue.uppercased()) image is truncated or corrupt: "
         + "its pixels could not be decoded.",
       internalDetail: error.internalDetail)
+  }
+}
+
+extension ImagePipeline {
+  /// `input` with its compressed metadata within bounds (`PNGMetadataFilter`: a PNG's text
+  /// dropped, an ICC profile that inflates past 4 MiB dropped); other formats as they are.
+  static func boundedMetadata(_ input: PinnedBytes, format: ImageFormat) -> PinnedBytes {
+    format == .png ? PNGMetadataFilter.filtered(input) : input
   }
 }

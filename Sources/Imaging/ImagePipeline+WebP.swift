@@ -6,7 +6,7 @@ extension ImagePipeline {
   /// A still, opaque WebP as libwebp decodes it (`WebPDecoder`), scaled to the shrink-on-load
   /// size as it is decoded. Nil when the picture needs libvips: an ICC profile to import, an
   /// EXIF orientation to apply, alpha or animation.
-  static func webPDecode(_ bytes: ArraySlice<UInt8>, info: SourceInfo, output: PixelSize)
+  static func webPDecode(_ bytes: PinnedBytes, info: SourceInfo, output: PixelSize)
     -> ScaledDecode?
   {
     // The header's facts come from `readHeader`: no second parse.
@@ -46,12 +46,17 @@ extension ImagePipeline {
 
   /// libwebp's decode of `crop` scaled to `size`; a failure is the pipeline's decode failure.
   private static func decode(
-    _ bytes: ArraySlice<UInt8>, crop: (Int, Int, Int, Int), to size: PixelSize
+    _ bytes: PinnedBytes, crop: (Int, Int, Int, Int), to size: PixelSize
   ) throws(ArtworkError) -> [UInt8] {
-    guard
-      let pixels = WebPDecoder.rgb(
+    do throws(WebPDecoder.Failure) {
+      return try WebPDecoder.rgb(
         bytes, crop: (crop.0, crop.1, crop.2, crop.3), size: (size.width, size.height))
-    else { throw libraryFailure("libwebp", "could not decode \(crop) at \(size)") }
-    return pixels
+    } catch {
+      switch error {
+      case .damaged(let words): throw libraryFailure("libwebp", words, damaged: true)
+      case .unsupported(let words):
+        throw libraryFailure("libwebp", "\(words): \(crop) at \(size)", damaged: false)
+      }
+    }
   }
 }

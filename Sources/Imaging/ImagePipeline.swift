@@ -16,10 +16,19 @@ public enum ImagePipeline {
   /// Real transparency gives a PNG, anything opaque a JPEG; the result is at most
   /// `limits.maxOutputBytes`. `thumbnail` is decoded from the returned bytes.
   ///
-  /// Throws `.unsupportedMediaType` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF, and
-  /// `.unprocessableImage` for corrupt, truncated or oversized images.
-  static func render(
-    _ input: ArraySlice<UInt8>, options: ArtworkOptions, limits: ImageLimits = .standard
+  /// Throws `.unsupportedMediaType` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF,
+  /// `.unprocessableImage` for corrupt, truncated or oversized images (a picture any decoder
+  /// found damaged is never framed), and `.decoderFailure` when `limits.maxSeconds` ran out.
+  public static func render(
+    _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits = .standard
+  ) throws(ArtworkError) -> RenderedArtwork {
+    try checkingJPEGReads(of: input) { () throws(ArtworkError) in
+      try renderChecked(input, options: options, limits: limits)
+    }
+  }
+
+  private static func renderChecked(
+    _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits
   ) throws(ArtworkError) -> RenderedArtwork {
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     var timings = StageTimings()
@@ -27,7 +36,7 @@ public enum ImagePipeline {
     let (info, flattened, storedFormat) = try StageTimings.measure(&timings.decodeFrame) {
       () throws(ArtworkError) in
       let format = try sniff(input)
-      let source = try VipsSource(borrowing: input)
+      let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
       let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
       let framed = try frame(
         source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline
@@ -39,7 +48,7 @@ public enum ImagePipeline {
       try encode(flattened, as: storedFormat, limits: limits, deadline: deadline)
     }
     let thumbnail = try StageTimings.measure(&timings.thumbHash) { () throws(ArtworkError) in
-      let stored = try VipsSource(borrowing: bytes)
+      let stored = try VipsSource(borrowing: PinnedBytes(copying: bytes))
       // Our own output: its format and size are known, so its header is not read again.
       let storedInfo = SourceInfo(
         format: storedFormat == .png ? .png : .jpeg, width: output.width, height: output.height,
@@ -53,28 +62,47 @@ public enum ImagePipeline {
 
   /// The ThumbHash input for `input`: pictures of at most 100x100 pixel for pixel, larger ones
   /// scaled down to fit 100x100; first frame, upright, sRGB, RGBA. Same errors as `render`.
-  public static func thumbnailPixels(_ input: ArraySlice<UInt8>, limits: ImageLimits = .standard)
+  public static func thumbnailPixels(_ input: PinnedBytes, limits: ImageLimits = .standard)
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
-    let deadline = Deadline(secondsFromNow: limits.maxSeconds)
-    let format = try sniff(input)
-    let source = try VipsSource(borrowing: input)
-    let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
-    return (info, try thumbnail(source, info: info, deadline: deadline))
+    try checkingJPEGReads(of: input) { () throws(ArtworkError) in
+      let deadline = Deadline(secondsFromNow: limits.maxSeconds)
+      let format = try sniff(input)
+      let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
+      let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
+      return (info, try thumbnail(source, info: info, deadline: deadline))
+    }
   }
 
-  /// `render` of a whole array.
-  static func render(_ input: [UInt8], options: ArtworkOptions, limits: ImageLimits = .standard)
-    throws(ArtworkError) -> RenderedArtwork
-  {
-    try render(input[...], options: options, limits: limits)
+  /// `render` of a copy of `input`.
+  public static func render(
+    _ input: [UInt8], options: ArtworkOptions, limits: ImageLimits = .standard
+  ) throws(ArtworkError) -> RenderedArtwork {
+    try render(PinnedBytes(copying: input), options: options, limits: limits)
   }
 
-  /// `thumbnailPixels` of a whole array.
+  /// `thumbnailPixels` of a copy of `input`.
   public static func thumbnailPixels(_ input: [UInt8], limits: ImageLimits = .standard)
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
-    try thumbnailPixels(input[...], limits: limits)
+    try thumbnailPixels(PinnedBytes(copying: input), limits: limits)
+  }
+
+  /// `work`'s result, unless libvips' JPEG reader found a picture it read for it damaged
+  /// (`JPEGReadJournal`; the JPEG door judges its own decodes as it goes). Every image `work`
+  /// made is released by the time it returns, which is when the reader reports.
+  static func checkingJPEGReads<T>(
+    of input: PinnedBytes, _ work: () throws(ArtworkError) -> T
+  ) throws(ArtworkError) -> T {
+    let before = JPEGReadJournal.damagedReads
+    let result = try work()
+    guard JPEGReadJournal.damagedReads == before else {
+      throw ArtworkError(
+        .unprocessableImage,
+        "The JPEG image is truncated or corrupt: its pixels could not be decoded.",
+        internalDetail: "libjpeg warned of corrupt data while libvips read it")
+    }
+    return result
   }
 }
 
@@ -83,7 +111,7 @@ extension ImagePipeline {
   /// decode it (libjpeg-turbo at the chosen eighths, libwebp scaled, else libvips at the
   /// shrink-on-load or from a HEIF thumbnail), and nothing else: no crop, resize, colour or
   /// encode. Answers the decoded size and its scale in eighths.
-  public static func decodeFloor(_ input: ArraySlice<UInt8>, options: ArtworkOptions)
+  public static func decodeFloor(_ input: PinnedBytes, options: ArtworkOptions)
     throws(ArtworkError) -> (width: Int, height: Int, eighths: Int)
   {
     let format = try sniff(input)

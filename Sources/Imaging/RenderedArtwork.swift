@@ -11,9 +11,9 @@ public struct RenderedArtwork: Sendable {
   /// Exactly `ArtworkOptions.outputSize.height`.
   public var height: Int
   /// Whether the stored image has an alpha channel (only PNGs do).
-  var hasAlpha: Bool
+  package var hasAlpha: Bool
   /// The stored bytes decoded again and fitted to 100×100: the ThumbHash input.
-  var thumbnail: ThumbnailPixels
+  package var thumbnail: ThumbnailPixels
   /// The source as it was read.
   public var source: SourceInfo
   /// How long each stage took (the ThumbHash's own computation is added by the processor).

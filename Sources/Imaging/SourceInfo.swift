@@ -9,9 +9,23 @@ public struct SourceInfo: Sendable, Hashable {
   /// Size of the source in bytes.
   public var bytes: Int
   /// Whether the header declares an alpha band (framing picks its path by it).
-  var hasAlpha = false
+  package var hasAlpha = false
   /// Whether the header carries an ICC profile, and its EXIF orientation (1: upright): the WebP
   /// path leaves either to libvips.
-  var hasICCProfile = false
-  var orientation = 1
+  package var hasICCProfile = false
+  package var orientation = 1
+
+  /// Every fact (a worker's answer, read back by the service).
+  package init(
+    format: ImageFormat, width: Int, height: Int, bytes: Int, hasAlpha: Bool = false,
+    hasICCProfile: Bool = false, orientation: Int = 1
+  ) {
+    self.format = format
+    self.width = width
+    self.height = height
+    self.bytes = bytes
+    self.hasAlpha = hasAlpha
+    self.hasICCProfile = hasICCProfile
+    self.orientation = orientation
+  }
 }

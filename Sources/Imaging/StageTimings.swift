@@ -14,7 +14,7 @@ public struct StageTimings: Sendable, Equatable {
 
   /// The time `body` takes, added to `stage`.
   @inline(__always)
-  static func measure<T>(
+  package static func measure<T>(
     _ stage: inout Duration, _ body: () throws(ArtworkError) -> T
   ) throws(ArtworkError) -> T {
     let start = ContinuousClock.now

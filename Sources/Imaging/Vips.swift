@@ -14,8 +14,9 @@ public enum Vips {
   /// - The operation cache is off: every request decodes different bytes, and the cache would
   ///   only hold memory (and file handles) across requests.
   /// - One worker thread per image: the service parallelises across requests instead.
-  /// - Warnings are dropped (a truncated PNG warns once per missing row); failures still arrive
-  ///   through the error buffer, in `ArtworkError.internalDetail`.
+  /// - Warnings never reach standard error (a truncated PNG warns once per missing row): the
+  ///   JPEG reader's are read for what they say of damaged data (`JPEGReadJournal`), the others
+  ///   dropped. Failures still arrive through the error buffer, in `ArtworkError.internalDetail`.
   public static func initialize() {
     initialized.withLock { done in
       guard !done else { return }
@@ -28,7 +29,10 @@ public enum Vips {
       vips_cache_set_max_mem(0)
       vips_cache_set_max_files(0)
       vips_concurrency_set(1)
-      artwork_vips_silence_warnings()
+      artwork_vips_route_warnings { _, _, message, _ in
+        guard let message else { return }
+        JPEGReadJournal.record(String(cString: message))
+      }
       done = true
     }
   }

@@ -92,9 +92,11 @@ final class VipsImage {
     try apply("vips_autorot") { artwork_vips_autorot(pointer, $0) }
   }
 
-  /// sRGB, 8 bits per sample, alpha kept: through the embedded ICC profile when
-  /// `importingProfile` and there is a usable one, else by libvips' colourspace rules (grey,
-  /// 16-bit, CMYK with its built-in profile).
+  /// sRGB, 8 bits per sample, three colour bands and the alpha band when there is one: through
+  /// the embedded ICC profile when `importingProfile` and there is a usable one, else by
+  /// libvips' colourspace rules (grey, 16-bit, CMYK with its built-in profile). Whatever layout
+  /// a file declared (two bands, five, a JPEG of components libvips only calls "multiband"),
+  /// what comes out is RGB or RGBA (`withRGBBands`).
   ///
   /// NOTE: pass `importingProfile: false` for the output of a libvips thumbnail: it has already
   /// imported the profile and tagged the result with sRGB's; importing again would be wasted work.
@@ -111,14 +113,53 @@ final class VipsImage {
       }
     }
     if !image.isSRGB {
-      image = try image.apply("vips_colourspace") {
-        artwork_vips_colourspace_srgb(image.pointer, $0)
+      if let converted = try? image.apply(
+        "vips_colourspace",
+        {
+          artwork_vips_colourspace_srgb(image.pointer, $0)
+        })
+      {
+        image = converted
+      } else {
+        // No route from what the file declared (a "multiband" image): its bands are sorted
+        // out below.
+        _ = Vips.takeError()
       }
     }
     if !image.isUChar {
+      if artwork_vips_is_ushort(image.pointer) != 0 {
+        // 16-bit samples libvips did not convert: keep their top 8 bits (a cast would clip).
+        image = try image.apply("vips_rshift_const") { artwork_vips_rshift(image.pointer, $0, 8) }
+      }
       image = try image.apply("vips_cast") { artwork_vips_cast_uchar(image.pointer, $0) }
     }
-    return image
+    return try image.withRGBBands()
+  }
+
+  /// Three colour bands, then the alpha band if there is one (by libvips' rule: two bands of
+  /// grey, four of sRGB, five or more), tagged sRGB. One or two colour bands are taken as grey
+  /// (the first band, repeated); more than three keep the first three.
+  func withRGBBands() throws(ArtworkError) -> VipsImage {
+    let alpha = hasAlpha && bands > 1
+    let colourBands = alpha ? bands - 1 : bands
+    if colourBands == 3 && isSRGB { return self }
+    var rgb: VipsImage
+    switch colourBands {
+    case 1, 2:
+      let grey = try self.bands(0, count: 1)
+      rgb = try grey.apply("vips_bandjoin") { artwork_vips_replicate3(grey.pointer, $0) }
+    case 3: rgb = alpha ? try self.bands(0, count: 3) : self
+    default: rgb = try self.bands(0, count: 3)
+    }
+    if alpha {
+      let alphaBand = try self.bands(bands - 1, count: 1)
+      let colour = rgb
+      rgb = try colour.apply("vips_bandjoin2") {
+        artwork_vips_bandjoin2(colour.pointer, alphaBand.pointer, $0)
+      }
+    }
+    let joined = rgb
+    return try joined.apply("vips_copy") { artwork_vips_tag_srgb(joined.pointer, $0) }
   }
 
   /// Bands `first..<first+count`.

@@ -4,28 +4,28 @@ internal import CVips
 /// Owns a libvips memory source over the caller's bytes, and opens images from it.
 ///
 /// NOTE: no copy is made. libvips images read their source lazily, long after the call that
-/// opened them, so the bytes must outlive every image: the source keeps the array (or slice)
-/// that holds them, which is never mutated, and every image made from it keeps the source
-/// (`VipsImage.keepAlive`). The operation cache is off (`Vips.initialize`), so nothing in
-/// libvips holds an image once the last Swift `VipsImage` is gone.
+/// opened them, so the bytes must outlive every image and stay where they are: they are
+/// `PinnedBytes` (whose address is fixed for their lifetime, unlike an array's), the source keeps
+/// them, and every image made from it keeps the source (`VipsImage.keepAlive`). The operation
+/// cache is off (`Vips.initialize`), so nothing in libvips holds an image once the last Swift
+/// `VipsImage` is gone.
 final class VipsSource {
   private let pointer: UnsafeMutablePointer<CVips.VipsSource>
-  /// The borrowed bytes (read directly by decoders other than libvips').
-  let bytes: ArraySlice<UInt8>
+  /// The bytes read (also by the decoders other than libvips').
+  let bytes: PinnedBytes
 
-  /// A source over `bytes`, borrowed for the source's lifetime.
-  init(borrowing bytes: ArraySlice<UInt8>) throws(ArtworkError) {
-    let made = bytes.withUnsafeBytes { artwork_vips_source_wrap($0.baseAddress, $0.count) }
-    guard let made else {
+  /// A source over `bytes`, kept for the source's lifetime.
+  init(borrowing bytes: PinnedBytes) throws(ArtworkError) {
+    guard let made = artwork_vips_source_wrap(bytes.address, bytes.count) else {
       throw Vips.failure(.internal, "The image could not be read.", call: "vips_source_new")
     }
     self.bytes = bytes
     pointer = made
   }
 
-  /// A source over `bytes`, borrowed for the source's lifetime.
-  convenience init(borrowing bytes: [UInt8]) throws(ArtworkError) {
-    try self.init(borrowing: bytes[...])
+  /// A source over a copy of `bytes`.
+  convenience init(copying bytes: [UInt8]) throws(ArtworkError) {
+    try self.init(borrowing: PinnedBytes(copying: bytes))
   }
 
   deinit { artwork_vips_unref(pointer) }

@@ -1,3 +1,4 @@
+import ArtworkCore
 internal import CJPEG
 
 /// JPEG decoded straight by libjpeg-turbo, at any scale of eighths and a rectangle at a time,
@@ -20,22 +21,20 @@ public enum JPEGDecoder {
 
   /// Why a decode did not produce pixels.
   public enum Failure: Error, Equatable {
-    /// libjpeg stopped, or warned that the data is corrupt; its words.
+    /// libjpeg stopped, or warned that the data is corrupt (anything but stray bytes between two
+    /// header segments); its words.
     case damaged(String)
     /// The colour layout needs another decoder, or the rectangle lies outside the picture.
     case unsupported(String)
   }
 
   /// The header of `bytes`, or nil when libjpeg cannot read one.
-  public static func header(_ bytes: ArraySlice<UInt8>) -> Header? {
+  public static func header(_ bytes: PinnedBytes) -> Header? {
     guard !bytes.isEmpty else { return nil }
     var width: Int32 = 0
     var height: Int32 = 0
     var supported: Int32 = 0
-    let status = bytes.withUnsafeBytes {
-      artwork_jpeg_header(
-        $0.bindMemory(to: UInt8.self).baseAddress, $0.count, &width, &height, &supported)
-    }
+    let status = artwork_jpeg_header(bytes.address, bytes.count, &width, &height, &supported)
     guard status == 0 else { return nil }
     return Header(width: Int(width), height: Int(height), isSupported: supported != 0)
   }
@@ -50,7 +49,7 @@ public enum JPEGDecoder {
   /// The `crop` rectangle of the picture decoded at `eighths`/8 (1-8; the rectangle in the
   /// scaled picture's pixels), as packed RGB: `crop.width * crop.height * 3` bytes.
   public static func rgb(
-    _ bytes: ArraySlice<UInt8>, eighths: Int, crop: (x: Int, y: Int, width: Int, height: Int)
+    _ bytes: PinnedBytes, eighths: Int, crop: (x: Int, y: Int, width: Int, height: Int)
   ) throws(Failure) -> [UInt8] {
     let rows = try Rows(bytes, eighths: eighths, crop: crop)
     var pixels = [UInt8](repeating: 0, count: crop.width * crop.height * 3)
@@ -70,24 +69,22 @@ public enum JPEGDecoder {
     private let decode: UnsafeMutablePointer<artwork_jpeg_rows>
     /// The strip `next` answers, allocated once at the largest count asked for.
     private var strip = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-    /// The bytes being decoded, kept (so their storage stays put) until the decode is closed:
-    /// libjpeg reads them through the address taken at `init`, as libvips does a `VipsSource`'s.
-    private let bytes: ArraySlice<UInt8>
+    /// The bytes being decoded, kept until the decode is closed: libjpeg reads them through the
+    /// address taken at `init`, as libvips does a `VipsSource`'s.
+    private let bytes: PinnedBytes
 
     /// Starts decoding `crop` (in the pixels of the picture scaled by `eighths`/8, 1-8).
     public init(
-      _ bytes: ArraySlice<UInt8>, eighths: Int, crop: (x: Int, y: Int, width: Int, height: Int)
+      _ bytes: PinnedBytes, eighths: Int, crop: (x: Int, y: Int, width: Int, height: Int)
     ) throws(Failure) {
       guard (1...8).contains(eighths), crop.width > 0, crop.height > 0, !bytes.isEmpty else {
         throw .unsupported("scale \(eighths)/8, crop \(crop)")
       }
       var status: Int32 = 0
       var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-      let opened = bytes.withUnsafeBytes { input in
-        artwork_jpeg_rows_open(
-          input.bindMemory(to: UInt8.self).baseAddress, input.count, Int32(eighths),
-          Int32(crop.x), Int32(crop.y), Int32(crop.width), Int32(crop.height), &status, &message)
-      }
+      let opened = artwork_jpeg_rows_open(
+        bytes.address, bytes.count, Int32(eighths), Int32(crop.x), Int32(crop.y),
+        Int32(crop.width), Int32(crop.height), &status, &message)
       guard let opened else { throw Self.failure(status, message) }
       self.bytes = bytes
       decode = opened
@@ -113,9 +110,7 @@ public enum JPEGDecoder {
     /// The next `count` rows into `out`.
     func read(_ count: Int, into out: UnsafeMutablePointer<UInt8>) throws(Failure) {
       var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-      let status = withExtendedLifetime(bytes) {
-        artwork_jpeg_rows_read(decode, out, Int32(count), &message)
-      }
+      let status = artwork_jpeg_rows_read(decode, out, Int32(count), &message)
       guard Int(status) == ARTWORK_JPEG_OK else { throw Self.failure(status, message) }
       remaining -= count
     }

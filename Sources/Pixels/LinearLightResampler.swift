@@ -17,7 +17,10 @@ public struct LinearLightResampler: Sendable {
   private let horizontal: ResamplingWeights
   private let vertical: ResamplingWeights
 
+  /// A resampler from `source` to `output` pixels (a side below 1 counts as 1).
   public init(source: (width: Int, height: Int), output: (width: Int, height: Int)) {
+    let source = (width: max(1, source.width), height: max(1, source.height))
+    let output = (width: max(1, output.width), height: max(1, output.height))
     self.source = source
     self.output = output
     horizontal = ResamplingWeights(input: source.width, output: output.width)
@@ -26,17 +29,16 @@ public struct LinearLightResampler: Sendable {
 
   /// The resampled picture: `output.width * output.height * 3` bytes, RGB, row-major.
   ///
-  /// `strip(top, count)` gives rows `top ..< top + count` of the source, `channels` (1: grey, 3:
-  /// RGB) bytes per pixel, each row `rowBytes` after the previous; the pointer need only stay
-  /// valid until the next call. Strips are asked for in order, each once; an error it throws
-  /// stops the work and is rethrown.
+  /// `strip(top, count)` gives rows `top ..< top + count` of the source, laid out as `layout`,
+  /// each row `rowBytes` after the previous; the pointer need only stay valid until the next
+  /// call. Strips are asked for in order, each once; an error it throws stops the work and is
+  /// rethrown.
   public func resample<Failure: Error>(
-    channels: Int,
+    layout: PixelLayout,
     strip: (_ top: Int, _ count: Int) throws(Failure) -> (
       pixels: UnsafePointer<UInt8>, rowBytes: Int
     )
   ) throws(Failure) -> [UInt8] {
-    precondition(channels == 1 || channels == 3)
     let outWidth = output.width
     // Horizontally filtered rows, in a ring as deep as the vertical kernel is long.
     let depth = vertical.stride
@@ -67,7 +69,7 @@ public struct LinearLightResampler: Sendable {
           (stripPixels, stripRowBytes) = try strip(stripTop, stripCount)
         }
         let pixels = stripPixels! + (filtered - stripTop) * stripRowBytes
-        toLinear(pixels, channels: channels, into: linearRow)
+        toLinear(pixels, layout: layout, into: linearRow)
         filterRow(linearRow, into: ring.baseAddress! + (filtered % depth) * outWidth)
         filtered += 1
       }
@@ -81,11 +83,11 @@ public struct LinearLightResampler: Sendable {
 
   /// One source row to linear light, a pixel per vector (the fourth lane unused).
   private func toLinear(
-    _ pixels: UnsafePointer<UInt8>, channels: Int,
+    _ pixels: UnsafePointer<UInt8>, layout: PixelLayout,
     into row: UnsafeMutableBufferPointer<SIMD4<Float>>
   ) {
     SRGBTransfer.toLinear.withUnsafeBufferPointer { table in
-      if channels == 3 {
+      if layout == .rgb {
         for x in 0..<source.width {
           let p = pixels + x * 3
           row[x] = SIMD4(table[Int(p[0])], table[Int(p[1])], table[Int(p[2])], 0)

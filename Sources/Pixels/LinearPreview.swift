@@ -10,17 +10,18 @@ public struct LinearPreview: Sendable {
   /// Linear RGB per pixel (fourth lane unused), row-major.
   let pixels: [SIMD4<Float>]
 
-  /// The preview of a picture of `width` x `height` pixels, `channels` (1 or 3) bytes per pixel
-  /// in 8-bit sRGB, each row `rowBytes` after the previous, whose longer side becomes at most
-  /// `longSide` pixels.
+  /// The preview of a picture of `width` x `height` pixels laid out as `layout` in 8-bit sRGB,
+  /// each row `rowBytes` after the previous, whose longer side becomes at most `longSide` pixels
+  /// (sizes below 1 count as 1).
   public init(
-    pixels source: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int, rowBytes: Int,
-    longSide: Int
+    pixels source: UnsafePointer<UInt8>, width: Int, height: Int, layout: PixelLayout,
+    rowBytes: Int, longSide: Int
   ) {
-    precondition(channels == 1 || channels == 3)
+    let channels = layout.channels
+    let longSide = max(1, longSide)
     let factor = max(1, (max(width, height) + longSide - 1) / longSide)
-    let outWidth = (width + factor - 1) / factor
-    let outHeight = (height + factor - 1) / factor
+    let outWidth = max(1, (width + factor - 1) / factor)
+    let outHeight = max(1, (height + factor - 1) / factor)
     var sums = [SIMD4<Float>](repeating: SIMD4(), count: outWidth * outHeight)
     var counts = [Float](repeating: 0, count: outWidth * outHeight)
     SRGBTransfer.toLinear.withUnsafeBufferPointer { table in

@@ -21,8 +21,10 @@ struct ResamplingWeights {
   /// The kernel's half-width, in input samples at a factor of 1.
   static let lobes = 3.0
 
+  /// Weights from `input` to `output` samples (a count below 1 counts as 1).
   init(input: Int, output: Int) {
-    precondition(input > 0 && output > 0)
+    let input = max(1, input)
+    let output = max(1, output)
     let scale = Double(input) / Double(output)
     let widening = max(1, scale)
     let support = Self.lobes * widening

@@ -147,13 +147,13 @@ extension ReachabilityCheck {
       name: "size", ok: true, reason: "\(source.bytes.count) bytes (at most \(limit) allowed).")
   }
 
-  func formatCheck(_ outcome: FetchOutcome) -> (
+  func formatCheck(_ outcome: FetchOutcome) async -> (
     Check, (format: String, width: Int, height: Int)?
   ) {
     guard let source = outcome.source, !source.bytes.isEmpty else {
       return (Check(name: "format", ok: false, reason: Self.notChecked(outcome)), nil)
     }
-    guard let sniffed = sniff(source.bytes) else {
+    guard let sniffed = await sniff(source.bytes) else {
       return (
         Check(
           name: "format", ok: false,

@@ -10,7 +10,7 @@ import CurlClient
 public struct ReachabilityCheck: Sendable {
   /// Recognises a format the phone decodes from the bytes, with its dimensions; nil otherwise.
   public typealias FormatSniffer =
-    @Sendable ([UInt8]) -> (format: String, width: Int, height: Int)?
+    @Sendable ([UInt8]) async -> (format: String, width: Int, height: Int)?
 
   /// The most a Live Activity image may weigh (the conservative reading of "2 MB").
   static let phoneMaxBytes = 2_000_000
@@ -36,13 +36,21 @@ public struct ReachabilityCheck: Sendable {
   /// Runs every check on `url`. Throws `.badRequest` only when the URL cannot be checked at all
   /// (malformed, a scheme other than http/https, user info), and `.busy` when the pool is full.
   public func check(_ url: String) async throws(ArtworkError) -> ReachabilityReport {
-    try await fetcher.pool.run { isCancelled in
+    let (checks, outcome) = try await fetcher.pool.run { isCancelled in
       checkBlocking(url, isCancelled: isCancelled)
     }
+    // The bytes' format is judged off the fetch thread: the sniffer may wait for an image
+    // worker.
+    let (formatCheck, sniffed) = await self.formatCheck(outcome)
+    let all = checks + [formatCheck]
+    return ReachabilityReport(
+      url: url, ok: all.allSatisfy(\.ok), checks: all, advice: Self.advice(for: all),
+      format: sniffed?.format, width: sniffed?.width, height: sniffed?.height)
   }
 
+  /// Every rule but the format's, on the fetch thread, and what the fetch gave.
   func checkBlocking(_ text: String, isCancelled: @escaping () -> Bool) -> Result<
-    ReachabilityReport, ArtworkError
+    ([ReachabilityReport.Check], FetchOutcome), ArtworkError
   > {
     guard text.utf8.count <= SourceFetcher.maxURLLength, let url = CurlURL(text) else {
       return .failure(FetchFailure.malformedURL("it does not parse as an absolute URL").error)
@@ -59,12 +67,6 @@ public struct ReachabilityCheck: Sendable {
     checks.append(statusCheck(outcome))
     checks.append(contentTypeCheck(outcome))
     checks.append(sizeCheck(outcome))
-    let (formatCheck, sniffed) = self.formatCheck(outcome)
-    checks.append(formatCheck)
-    let ok = checks.allSatisfy(\.ok)
-    return .success(
-      ReachabilityReport(
-        url: text, ok: ok, checks: checks, advice: Self.advice(for: checks),
-        format: sniffed?.format, width: sniffed?.width, height: sniffed?.height))
+    return .success((checks, outcome))
   }
 }

@@ -1,3 +1,4 @@
+import ArtworkCore
 internal import CWebP
 
 /// WebP decoded straight by libwebp, a rectangle of the picture at a time, scaled as it is
@@ -16,37 +17,50 @@ public enum WebPDecoder {
   }
 
   /// The features of `bytes`, or nil when they are not a WebP bitstream libwebp can read.
-  public static func features(_ bytes: ArraySlice<UInt8>) -> Features? {
+  public static func features(_ bytes: PinnedBytes) -> Features? {
     var width: Int32 = 0
     var height: Int32 = 0
     var alpha: Int32 = 0
     var animation: Int32 = 0
-    let status = bytes.withUnsafeBytes {
-      artwork_webp_features(
-        $0.bindMemory(to: UInt8.self).baseAddress, $0.count, &width, &height, &alpha, &animation)
-    }
+    let status = artwork_webp_features(
+      bytes.address, bytes.count, &width, &height, &alpha, &animation)
     guard status == 0 else { return nil }
     return Features(
       width: Int(width), height: Int(height), hasAlpha: alpha != 0, isAnimated: animation != 0)
   }
 
+  /// Why a decode did not produce pixels.
+  public enum Failure: Error, Equatable {
+    /// The bitstream is truncated or corrupt; libwebp's status.
+    case damaged(String)
+    /// libwebp could not take the request (a rectangle outside the picture, a feature it does
+    /// not decode, memory); its status.
+    case unsupported(String)
+  }
+
   /// The `crop` rectangle of the picture (in its pixels), scaled to `size`, as packed RGB
-  /// (`size.width * size.height * 3` bytes); nil when libwebp cannot decode it (truncated or
-  /// corrupt data, a rectangle outside the picture).
+  /// (`size.width * size.height * 3` bytes).
   public static func rgb(
-    _ bytes: ArraySlice<UInt8>, crop: (x: Int, y: Int, width: Int, height: Int),
+    _ bytes: PinnedBytes, crop: (x: Int, y: Int, width: Int, height: Int),
     size: (width: Int, height: Int)
-  ) -> [UInt8]? {
-    guard size.width > 0, size.height > 0 else { return nil }
-    var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
-    let status = bytes.withUnsafeBytes { input in
-      pixels.withUnsafeMutableBufferPointer { output in
-        artwork_webp_decode_rgb(
-          input.bindMemory(to: UInt8.self).baseAddress, input.count, Int32(crop.x),
-          Int32(crop.y), Int32(crop.width), Int32(crop.height), Int32(size.width),
-          Int32(size.height), output.baseAddress)
-      }
+  ) throws(Failure) -> [UInt8] {
+    guard size.width > 0, size.height > 0,
+      case (let area, let overflow) = size.width.multipliedReportingOverflow(by: size.height),
+      !overflow, area <= Int(Int32.max) / 3,
+      let cropX = Int32(exactly: crop.x), let cropY = Int32(exactly: crop.y),
+      let cropWidth = Int32(exactly: crop.width), let cropHeight = Int32(exactly: crop.height)
+    else { throw .unsupported("a rectangle of \(crop) to \(size)") }
+    var pixels = [UInt8](repeating: 0, count: area * 3)
+    let status = pixels.withUnsafeMutableBufferPointer { output in
+      artwork_webp_decode_rgb(
+        bytes.address, bytes.count, cropX, cropY, cropWidth, cropHeight, Int32(size.width),
+        Int32(size.height), output.baseAddress)
     }
-    return status == 0 ? pixels : nil
+    switch Int(status) {
+    case 0: return pixels
+    case Int(VP8_STATUS_NOT_ENOUGH_DATA.rawValue): throw .damaged("the data is cut short")
+    case Int(VP8_STATUS_BITSTREAM_ERROR.rawValue): throw .damaged("the bitstream is corrupt")
+    default: throw .unsupported("libwebp status \(status)")
+    }
   }
 }

@@ -14,7 +14,7 @@ import Testing
     }
     return bytes.withUnsafeBufferPointer {
       LinearPreview(
-        pixels: $0.baseAddress!, width: width, height: height, channels: 3, rowBytes: width * 3,
+        pixels: $0.baseAddress!, width: width, height: height, layout: .rgb, rowBytes: width * 3,
         longSide: 160)
     }
   }

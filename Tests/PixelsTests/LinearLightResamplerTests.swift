@@ -23,7 +23,7 @@ final class StripSource {
   func resample(to output: (width: Int, height: Int)) -> [UInt8] {
     let resampler = LinearLightResampler(source: (width, height), output: output)
     return bytes.withUnsafeBufferPointer { buffer in
-      resampler.resample(channels: channels) { (top: Int, count: Int) in
+      resampler.resample(layout: PixelLayout(channels: channels)!) { (top: Int, count: Int) in
         asked.append((top, count))
         return (buffer.baseAddress! + top * width * channels, width * channels)
       }
@@ -88,7 +88,7 @@ final class StripSource {
     let pixels = [UInt8](repeating: 9, count: 10 * 100 * 3)
     #expect(throws: Stop.self) {
       try pixels.withUnsafeBufferPointer { buffer in
-        try resampler.resample(channels: 3) { (top: Int, _: Int) throws(Stop) in
+        try resampler.resample(layout: .rgb) { (top: Int, _: Int) throws(Stop) in
           calls += 1
           if top >= 32 { throw Stop() }
           return (buffer.baseAddress! + top * 30, 30)

@@ -12,6 +12,7 @@
 import ArtworkCore
 import ArtworkService
 import Foundation
+import ImageWorkers
 import Imaging
 
 /// Command-line options: `--name value` pairs, repeatable.
@@ -116,11 +117,20 @@ func runCeiling(_ options: Options) async {
   guard let shape = Shape(rawValue: options.text("shape", "poster")) else { fail("bad --shape") }
   let crop: CropMode = options.text("crop", "attention") == "centre" ? .centre : .attention
   let artworkOptions = ArtworkOptions(shape: shape, size: options.int("size", 400), crop: crop)
-  // Same pool and limits as the service's defaults (ARTWORK_QUEUE=64, 2 MB, 40 MP).
-  let processor = ArtworkProcessor(
-    pool: BlockingPool<Void>(name: "artwork-img", threads: workers, queueLimit: 64),
-    maxSourceBytes: 2_000_000,
-    maxPixels: 40_000_000)
+  // Same pool size and limits as the service's defaults (ARTWORK_QUEUE=64, 2 MB, 40 MP), the
+  // work done in this process (`--in process`, the default: what the workers cost is then
+  // measured against it) or in worker processes started from `--executable` (`--in workers`).
+  let inWorkers = options.text("in", "process") == "workers"
+  let pool = BlockingPool<Void>(name: "artwork-img", threads: workers, queueLimit: 64)
+  var settings = WorkerSettings(
+    count: workers, queueLimit: 64, memoryBytes: 512 << 20, timeout: .seconds(30))
+  settings.executable = options.text("executable", "/proc/self/exe")
+  let processor =
+    inWorkers
+    ? ArtworkProcessor(
+      workers: try! WorkerPool(settings), maxSourceBytes: 2_000_000, maxPixels: 40_000_000)
+    : nil
+  let pinned = images.map { PinnedBytes(copying: $0) }
   let counter = Counter()
   let start = ContinuousClock.now
   let deadline = start + .seconds(seconds)
@@ -131,9 +141,17 @@ func runCeiling(_ options: Options) async {
         while ContinuousClock.now < deadline {
           let number = counter.next()
           guard number < maxRequests else { break }
-          do {
-            _ = try await processor.render(
-              images[number % images.count], declaredType: "image/jpeg", options: artworkOptions)
+          do throws(ArtworkError) {
+            if let processor {
+              _ = try await processor.render(
+                images[number % images.count], declaredType: "image/jpeg",
+                options: artworkOptions)
+            } else {
+              let image = pinned[number % pinned.count]
+              _ = try await pool.run { () throws(ArtworkError) in
+                try JobRunner.renderInProcess(image, options: artworkOptions, limits: .standard)
+              }
+            }
           } catch {
             failures += 1
           }
@@ -150,7 +168,7 @@ func runCeiling(_ options: Options) async {
   printJSON([
     ("mode", "ceiling"), ("requests", completed), ("failures", failures),
     ("seconds", elapsedSeconds), ("rate", Double(completed) / elapsedSeconds),
-    ("workers", workers),
+    ("workers", workers), ("in", inWorkers ? "workers" : "process"),
   ])
 }
 
@@ -158,7 +176,7 @@ func runCeiling(_ options: Options) async {
 /// pool of the service's size, at `concurrency`: what no framing path can beat.
 func runFloor(_ options: Options) async {
   Runtime.initialize()
-  let images = bodies(options).map { ArraySlice($0) }
+  let images = bodies(options).map { PinnedBytes(copying: $0) }
   guard !images.isEmpty else { fail("floor needs --body FILE") }
   let workers = options.int("workers", ProcessInfo.processInfo.activeProcessorCount)
   let concurrency = options.int("concurrency", 4)
@@ -194,6 +212,10 @@ func runFloor(_ options: Options) async {
   ])
 }
 
+// `ceiling --in workers` starts its workers from this executable, as the service does.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == WorkerMain.command {
+  WorkerMain.run(Array(CommandLine.arguments.dropFirst(2)))
+}
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "load": runLoad(Options(arguments.dropFirst()))

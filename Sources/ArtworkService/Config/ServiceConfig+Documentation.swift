@@ -56,7 +56,19 @@ extension ServiceConfig {
     ("ARTWORK_MAX_PIXELS", "40000000", "Largest source width × height decoded."),
     (
       "ARTWORK_WORKERS", "number of cores",
-      "Threads doing image work (1 to 256); source fetches wait on threads of their own."
+      "Worker processes doing image work (1 to 256), each one image at a time: decoding, "
+        + "framing, encoding and the ThumbHash never run in the service's own process. Source "
+        + "fetches wait on threads of their own."
+    ),
+    (
+      "ARTWORK_WORKER_MEMORY", "536870912",
+      "Memory one worker may use (its heap and private mappings, 64 MiB to 16 GiB); an image "
+        + "that needs more is a 422 `decoder-failure` with reason `memory`."
+    ),
+    (
+      "ARTWORK_WORKER_TIMEOUT", "5s",
+      "Longest one image may take in its worker (100ms to 300s); past it the worker is killed, "
+        + "whatever it is doing, and the image is a 422 `decoder-failure` with reason `timeout`."
     ),
     (
       "ARTWORK_QUEUE", "64",

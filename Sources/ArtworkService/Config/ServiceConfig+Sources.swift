@@ -1,3 +1,4 @@
+import ImageWorkers
 import SafeFetch
 
 extension ServiceConfig {
@@ -6,7 +7,7 @@ extension ServiceConfig {
   /// file or URL exactly as the service would, whatever else the environment holds.
   public static let sourceKeys: Set<String> = [
     "ARTWORK_MAX_SOURCE_BYTES", "ARTWORK_MAX_PIXELS", "ARTWORK_PRIVATE_SOURCES",
-    "ARTWORK_CA_FILE", "ARTWORK_FETCH_TIMEOUT",
+    "ARTWORK_CA_FILE", "ARTWORK_FETCH_TIMEOUT", "ARTWORK_WORKER_MEMORY", "ARTWORK_WORKER_TIMEOUT",
   ]
 
   /// Largest source image accepted, uploaded or fetched, in bytes.
@@ -14,6 +15,15 @@ extension ServiceConfig {
 
   /// Largest source width x height decoded.
   public var sourcePixelLimit: Int { maxPixels }
+
+  /// How image workers run: `count` of them (default `ARTWORK_WORKERS`) with `queueLimit` jobs
+  /// waiting (default `ARTWORK_QUEUE`), within the memory and time of one image.
+  public func workerSettings(count: Int? = nil, queueLimit: Int? = nil) -> WorkerSettings {
+    WorkerSettings(
+      executable: workerExecutable, count: count ?? workers,
+      queueLimit: queueLimit ?? self.queueLimit, memoryBytes: workerMemory,
+      timeout: workerTimeout)
+  }
 
   /// How source URLs are fetched: the address policy, the byte limit, the time budget and the
   /// trusted CAs. `maxBytes` replaces the byte limit (the CLI's `--no-size-limit`).

@@ -23,8 +23,15 @@ public struct ServiceConfig: Sendable {
   var maxSourceBytes: Int
   /// Largest source width x height decoded (`ARTWORK_MAX_PIXELS`).
   var maxPixels: Int
-  /// Threads doing image work (`ARTWORK_WORKERS`).
+  /// Worker processes doing image work (`ARTWORK_WORKERS`).
   var workers: Int
+  /// Memory one worker may use (`ARTWORK_WORKER_MEMORY`).
+  var workerMemory: Int
+  /// Longest one image may take in its worker (`ARTWORK_WORKER_TIMEOUT`).
+  var workerTimeout: Duration
+  /// The executable workers run: the service's own. Not a variable: tests that run the
+  /// service inside the test process set it to the built `artwork`.
+  public var workerExecutable = "/proc/self/exe"
   /// Threads for source fetches (and as many for their name lookups).
   var fetchThreads: Int
   /// Threads for storage operations (S3 transfers or file operations).
@@ -117,6 +124,11 @@ public struct ServiceConfig: Sendable {
       "ARTWORK_MAX_SOURCE_BYTES", default: 2_000_000, range: 1...50_000_000)
     maxPixels = reader.integer("ARTWORK_MAX_PIXELS", default: 40_000_000, range: 1...1_000_000_000)
     workers = reader.integer("ARTWORK_WORKERS", default: max(1, processorCount), range: 1...256)
+    workerMemory = reader.integer(
+      "ARTWORK_WORKER_MEMORY", default: 512 << 20, range: (64 << 20)...(16 << 30))
+    workerTimeout = reader.duration(
+      "ARTWORK_WORKER_TIMEOUT", default: .seconds(5),
+      range: .milliseconds(100)...(.seconds(300)), rangeText: "from 100ms to 300s")
     queueLimit = reader.integer("ARTWORK_QUEUE", default: 64, range: 0...100_000)
     fetchThreads = reader.integer("ARTWORK_FETCH_THREADS", default: 16, range: 1...256)
     storageThreads = reader.integer("ARTWORK_STORAGE_THREADS", default: 16, range: 1...256)

@@ -1,3 +1,4 @@
+import ImageWorkers
 import Imaging
 
 /// The answer of `POST /v1/artwork`, whatever the source (and the result remembered per URL).
@@ -41,10 +42,10 @@ extension ArtworkAnswer {
   public init(_ created: CreatedArtwork, shape: Shape) {
     self.init(
       fileName: created.key.fileName, shape: shape.rawValue,
-      format: created.rendered.format.rawValue, width: created.rendered.width,
-      height: created.rendered.height, bytes: created.rendered.bytes.count,
+      format: created.format.rawValue, width: created.width,
+      height: created.height, bytes: created.bytes.count,
       thumbHash: created.thumbHash, averageColor: created.averageColor,
-      source: SourceFacts(created.rendered.source))
+      source: SourceFacts(created.source))
   }
 }
 

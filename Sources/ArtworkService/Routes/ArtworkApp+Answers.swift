@@ -1,4 +1,5 @@
 import ArtworkCore
+import ImageWorkers
 import Imaging
 import SafeFetch
 

@@ -17,7 +17,7 @@ extension ArtworkApp {
     // Admission: an upload that would find the image queue full is refused now, before its
     // body is read into memory. (A JSON body names a URL whose result may be remembered, so it
     // goes on.)
-    if form != .json, processor.pool.isFull {
+    if form != .json, processor.workers.isFull {
       throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
     }
   }

@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import ImageWorkers
 
 extension ArtworkApp {
   /// `GET /readyz`: 200 when storage can take a new object now, else 503 saying why in words
@@ -15,7 +16,7 @@ extension ArtworkApp {
   /// `GET /metrics`: Prometheus text exposition.
   func metricsResponse() -> HTTPResponse {
     metrics.update(
-      pool: processor.pool.stats, capacity: config.workers, queueCapacity: config.queueLimit)
+      pool: processor.workers.stats, capacity: config.workers, queueCapacity: config.queueLimit)
     metrics.updateAtScrape(process: ProcessStats.current(), hotImages: hotImages.stats)
     var headers = HTTPHeaders()
     headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

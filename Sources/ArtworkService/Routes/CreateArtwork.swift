@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import ImageWorkers
 import Imaging
 import SafeFetch
 import Storage
@@ -70,10 +71,10 @@ extension ArtworkApp {
     async throws(ArtworkError) -> ArtworkAnswer
   {
     let created = try await processor.render(bytes, declaredType: declaredType, options: options)
-    metrics.recordStages(created.rendered.timings)
+    metrics.recordStages(created.timings)
     let storing = ContinuousClock.now
-    if try await storage.put(created.key, bytes: created.rendered.bytes) {
-      metrics.recordArtworkCreated(bytes: created.rendered.bytes.count)
+    if try await storage.put(created.key, bytes: created.bytes) {
+      metrics.recordArtworkCreated(bytes: created.bytes.count)
     }
     metrics.recordStage("store", ContinuousClock.now - storing)
     return ArtworkAnswer(created, shape: options.shape)

@@ -1,6 +1,7 @@
 import ArtworkCore
 import Foundation
 import HTTP
+import ImageWorkers
 
 /// A running service: the app behind an HTTP server, with access logs and graceful shutdown.
 public final class ArtworkServer: Sendable {
@@ -86,10 +87,10 @@ public final class ArtworkServer: Sendable {
     sweeper.stop()
     await server.shutdown(gracePeriod: grace)
     let left = max(.zero, deadline - ContinuousClock.now)
-    if !(await app.processor.pool.shutdown(within: left)) {
+    if !(await app.processor.workers.shutdown(within: left)) {
       app.logger.warn(
         "image work still running at the end of the shutdown grace",
-        ["busy": .int(app.processor.pool.stats.busy)])
+        ["busy": .int(app.processor.workers.stats.busy)])
     }
     app.storage.release()
   }

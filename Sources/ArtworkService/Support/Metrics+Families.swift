@@ -51,8 +51,26 @@ extension Metrics {
     labels: [], buckets: [])
 
   static let workers = Family(
-    name: "artwork_workers", help: "Image workers (ARTWORK_WORKERS).", type: .gauge, labels: [],
+    name: "artwork_workers", help: "Image worker processes (ARTWORK_WORKERS).", type: .gauge,
+    labels: [],
     buckets: [])
+  /// Jobs whose worker died or was killed, by what the image made it do.
+  static let workerFailures = Family(
+    name: "artwork_worker_failures_total",
+    help: "Jobs whose worker process died or was killed, by reason: crash, timeout, memory.",
+    type: .counter, labels: ["reason"], buckets: [])
+  static let workerRefusals = Family(
+    name: "artwork_worker_refusals_total",
+    help: "Images refused without a try because they made a worker fail before, by reason.",
+    type: .counter, labels: ["reason"], buckets: [])
+  static let workerRestarts = Family(
+    name: "artwork_worker_restarts_total",
+    help: "Worker processes started in place of one that died or was killed.", type: .counter,
+    labels: [], buckets: [])
+  static let workerRestartFailures = Family(
+    name: "artwork_worker_restart_failures_total",
+    help: "Worker processes that could not be started in place of one that was gone.",
+    type: .counter, labels: [], buckets: [])
   static let queueCapacity = Family(
     name: "artwork_queue_capacity", help: "Jobs that may wait for a worker (ARTWORK_QUEUE).",
     type: .gauge, labels: [], buckets: [])
@@ -110,7 +128,8 @@ extension Metrics {
   static let families: [Family] = [
     buildInfo, requests, requestDuration, inFlight, artworkCreated, bytesStored, stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
-    queueRejections, workers, workersBusy, queueCapacity, queueWaiting, residentMemory,
+    queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,
+    workerRefusals, workerRestarts, workerRestartFailures, residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,
   ]
 }

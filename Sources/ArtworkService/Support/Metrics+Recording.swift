@@ -1,4 +1,5 @@
 import ArtworkCore
+import ImageWorkers
 import Imaging
 
 extension Metrics {
@@ -28,6 +29,16 @@ extension Metrics {
   /// A request refused because the worker queue was full.
   func recordQueueRejection() {
     increment(Self.queueRejections)
+  }
+
+  /// What happened to the image workers (`WorkerPool`'s events).
+  func record(_ event: WorkerEvent) {
+    switch event {
+    case .failed(let report): increment(Self.workerFailures, [report.reason.rawValue])
+    case .refused(let reason): increment(Self.workerRefusals, [reason.rawValue])
+    case .replaced: increment(Self.workerRestarts)
+    case .replacementFailed: increment(Self.workerRestartFailures)
+    }
   }
 
   /// The time one stage of making artwork took (`stage` one of `Metrics.stages`).

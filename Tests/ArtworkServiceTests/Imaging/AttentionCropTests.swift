@@ -26,7 +26,7 @@ import Testing
   {
     Vips.initialize()
     let options = ArtworkOptions(shape: shape, size: 400, crop: crop)
-    let source = try VipsSource(borrowing: bytes)
+    let source = try VipsSource(copying: bytes)
     let info = try ImagePipeline.readHeader(
       source, format: .jpeg, byteCount: bytes.count, limits: .standard)
     let framed = try ImagePipeline.framed(

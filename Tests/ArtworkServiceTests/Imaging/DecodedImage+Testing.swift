@@ -8,7 +8,7 @@ extension DecodedImage {
   /// `forceAlpha` adds an opaque alpha band to pictures that have none.
   init(decoding bytes: [UInt8], forceAlpha: Bool = false) throws(ArtworkError) {
     let format = try ImagePipeline.sniff(bytes)
-    let source = try VipsSource(borrowing: bytes)
+    let source = try VipsSource(copying: bytes)
     _ = try ImagePipeline.readHeader(
       source, format: format, byteCount: bytes.count, limits: .standard)
     let image = try ImagePipeline.open(source, format: format).copyMemory().toSRGB(

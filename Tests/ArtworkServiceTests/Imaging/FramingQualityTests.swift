@@ -45,7 +45,7 @@ import Testing
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     let options = try ArtworkOptions(shape: Shape(rawValue: shape)!, size: size, crop: .centre)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
-    let source = try VipsSource(borrowing: bytes)
+    let source = try VipsSource(copying: bytes)
     let format = try ImagePipeline.sniff(bytes)
     let info = try ImagePipeline.readHeader(
       source, format: format, byteCount: bytes.count, limits: .standard)
@@ -55,7 +55,7 @@ import Testing
     let region = try #require(framed.region, "\(name) did not take the cropping-first path")
     #expect(framed.image.width == output.width && framed.image.height == output.height)
     let old = try ImagePipeline.frameWithThumbnail(
-      VipsSource(borrowing: bytes), output: output, crop: .centre, deadline: deadline)
+      VipsSource(copying: bytes), output: output, crop: .centre, deadline: deadline)
 
     let scratch = directory.appendingPathComponent("\(name)-\(shape)-\(size)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -85,9 +85,9 @@ import Testing
     for name in ["thumbnailed.heic", "photo.heic"] {
       let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
       let small = try ImagePipeline.decodeFloor(
-        bytes[...], options: ArtworkOptions(shape: .square, size: 200))
+        PinnedBytes(copying: bytes), options: ArtworkOptions(shape: .square, size: 200))
       let poster = try ImagePipeline.decodeFloor(
-        bytes[...], options: ArtworkOptions(shape: .poster, size: 400))
+        PinnedBytes(copying: bytes), options: ArtworkOptions(shape: .poster, size: 400))
       let thumbnailed = name == "thumbnailed.heic"
       #expect(small.width == (thumbnailed ? 1000 : 2000), "\(name): \(small)")
       #expect(poster.width == 2000 && poster.height == 1744, "\(name): \(poster)")
@@ -101,7 +101,7 @@ import Testing
     let path = directory.appendingPathComponent("landscape.jpg").path
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     let output = PixelSize(width: 400, height: 600)
-    let source = try VipsSource(borrowing: bytes)
+    let source = try VipsSource(copying: bytes)
     let info = try ImagePipeline.readHeader(
       source, format: .jpeg, byteCount: bytes.count, limits: .standard)
     let framed = try ImagePipeline.framed(

@@ -5,6 +5,7 @@ import Testing
 
 @testable import ArtworkCore
 @testable import ArtworkService
+@testable import ImageWorkers
 
 /// Overload is decided from the head: when the image queue is full an upload is answered 503
 /// with Retry-After before its body is read into memory or any decoding starts, and the answer
@@ -15,10 +16,10 @@ import Testing
     let lines = Locked<[String]>([])
     let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
     try await ServiceHarness.run(environment, logSink: sink) { service in
-      let pool = service.server.app.processor.pool
+      let pool = service.server.app.processor.workers
       // Hold the only worker with a job of our own.
       let release = DispatchSemaphore(value: 0)
-      let holding = Task { try await pool.run { release.wait() } }
+      let holding = Task { try await pool.occupy { release.wait() } }
       for _ in 0..<500 where !pool.isFull { try await Task.sleep(for: .milliseconds(5)) }
       #expect(pool.isFull)
 

@@ -28,7 +28,9 @@ struct ServiceHarness: Sendable {
       "ARTWORK_PUBLIC_URL": "http://127.0.0.1:9", "ARTWORK_RETENTION": "0",
     ]
     settings.merge(environment) { _, new in new }
-    let config = try ServiceConfig(environment: settings)
+    var config = try ServiceConfig(environment: settings)
+    // The test process is not `artwork`: workers run the built executable.
+    config.workerExecutable = ServiceProcess.executable.path
     let logger =
       logSink.map { Logger(level: .info, sink: $0) } ?? Logger(level: .error, sink: { _ in })
     let server = try await ArtworkServer(config: config, logger: logger)

@@ -36,7 +36,9 @@ final class RunningArtwork: Sendable {
     }
     full.merge(environment) { $1 }
     self.environment = full
-    let config = try ServiceConfig(environment: full)
+    var config = try ServiceConfig(environment: full)
+    // The test process is not `artwork`: workers run the built executable.
+    config.workerExecutable = ServiceProcess.executable.path
     server = try await ArtworkServer(config: config, logger: Logger(level: .error))
   }
 

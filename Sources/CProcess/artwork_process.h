@@ -1,0 +1,74 @@
+// The ImageWorkers target's one C door: the Linux calls around a worker process that the Swift
+// module of the C library does not offer (it is built without _GNU_SOURCE) or offers only
+// variadically (prctl, syscall).
+#ifndef ARTWORK_PROCESS_H
+#define ARTWORK_PROCESS_H
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 0x0001U
+#endif
+
+/// An anonymous in-memory file, closed on exec (the service hands it to a worker explicitly);
+/// -1 with errno set on failure.
+static inline int artwork_process_memfd(const char *name) {
+  return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC);
+}
+
+/// A pipe whose ends are closed on exec and whose reads never block (the service's end of a
+/// worker's standard error); 0, or -1 with errno set.
+static inline int artwork_process_pipe(int ends[2]) {
+  return pipe2(ends, O_CLOEXEC | O_NONBLOCK);
+}
+
+/// Closes every descriptor from `lowest` up: a new worker keeps only those it was given.
+static inline int artwork_process_close_from(unsigned int lowest) {
+  return (int)syscall(SYS_close_range, lowest, ~0U, 0);
+}
+
+/// Asks the kernel to kill this process when its parent (the service) dies; answers whether
+/// the parent is still the one expected (it may have died before the request took effect).
+static inline int artwork_process_die_with_parent(pid_t parent) {
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return 0;
+  return getppid() == parent;
+}
+
+/// Names the calling thread (`comm` in /proc, 15 bytes kept).
+static inline void artwork_process_set_name(const char *name) {
+  prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+/// Waits for `pid` to end: its status as waitpid gives it, and the most memory it held
+/// (ru_maxrss, in KiB). -1 on failure.
+static inline pid_t artwork_process_wait(pid_t pid, int *status, long *max_rss_kib) {
+  struct rusage usage = {0};
+  pid_t done;
+  do {
+    done = wait4(pid, status, 0, &usage);
+  } while (done < 0 && errno == EINTR);
+  *max_rss_kib = usage.ru_maxrss;
+  return done;
+}
+
+static inline int artwork_process_exited(int status) { return WIFEXITED(status); }
+static inline int artwork_process_exit_code(int status) { return WEXITSTATUS(status); }
+static inline int artwork_process_signalled(int status) { return WIFSIGNALED(status); }
+static inline int artwork_process_signal(int status) { return WTERMSIG(status); }
+
+/// Gives a process's freed heap back to the system (glibc's malloc_trim).
+static inline void artwork_process_trim_heap(void) {
+  malloc_trim(0);
+}
+#endif

@@ -1,0 +1,68 @@
+import ArtworkCore
+import Imaging
+
+/// A job's work on its input, in the calling process: what a worker process runs for each job,
+/// and what the fuzz target and the in-process benchmark call directly.
+public enum JobRunner {
+  /// The answer to `job` on `input`, and the bytes of a rendering (empty for the other jobs).
+  /// Never throws: a failure is an answer too (`.failed`), as the service will send it.
+  static func perform(_ job: WorkerJob, input: PinnedBytes, limits: ImageLimits) -> (
+    answer: WorkerAnswer, output: [UInt8]
+  ) {
+    do throws(ArtworkError) {
+      switch job {
+      case .render(let options):
+        var rendered = try ImagePipeline.render(input, options: options, limits: limits)
+        let thumbnail = rendered.thumbnail
+        let hash = try StageTimings.measure(&rendered.timings.thumbHash) {
+          () throws(ArtworkError) in try thumbnail.thumbHash()
+        }
+        let facts = RenderFacts(
+          outputCount: rendered.bytes.count, format: rendered.format, width: rendered.width,
+          height: rendered.height, source: rendered.source, timings: rendered.timings, hash: hash)
+        return (.rendered(facts), rendered.bytes)
+      case .thumbHash:
+        let (source, pixels) = try ImagePipeline.thumbnailPixels(input, limits: limits)
+        return (.thumbHashed(source, hash: try pixels.thumbHash()), [])
+      case .inspect:
+        return (.inspected(try ImagePipeline.inspect(input)), [])
+      case .probe(let targets):
+        return (.probed(ContainmentProbe.run(targets)), [])
+      }
+    } catch {
+      return (.failed(error), [])
+    }
+  }
+
+  /// What the service makes of a job done in this process (the in-process ceiling of
+  /// `artwork-bench`, which measures what the workers cost): a rendering as `ArtworkProcessor`
+  /// answers it.
+  public static func renderInProcess(
+    _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits
+  ) throws(ArtworkError) -> CreatedArtwork {
+    let (answer, output) = perform(.render(options), input: input, limits: limits)
+    switch answer {
+    case .rendered(let facts): return try CreatedArtwork(facts, bytes: output)
+    case .failed(let error): throw error
+    default: throw ArtworkError(.internal, "The image could not be framed.")
+    }
+  }
+
+  /// The fuzz target's one input: every job a source can meet (both crops of a poster, a
+  /// square, the ThumbHash, the header), in this process. Answers how many succeeded.
+  public static func fuzzOne(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let input = PinnedBytes(copying: bytes)
+    var limits = ImageLimits.standard
+    // Small enough that a fuzzed header cannot ask for minutes of work per input.
+    limits.maxPixels = 4_000_000
+    let jobs: [WorkerJob] = [
+      .render(ArtworkOptions(shape: .poster, size: 64, crop: .attention)),
+      .render(ArtworkOptions(shape: .square, size: 64, crop: .centre)),
+      .thumbHash, .inspect,
+    ]
+    return jobs.reduce(0) { count, job in
+      if case .failed = perform(job, input: input, limits: limits).answer { return count }
+      return count + 1
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/// Builds one message of the worker protocol: fixed-width little-endian integers and
+/// length-prefixed byte strings, nothing else.
+struct WireWriter {
+  private(set) var bytes: [UInt8] = []
+
+  mutating func u8(_ value: UInt8) { bytes.append(value) }
+
+  mutating func u32(_ value: UInt32) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func u64(_ value: UInt64) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  /// A count or size (never negative in this protocol; a negative one is written as 0).
+  mutating func int(_ value: Int) { u64(UInt64(clamping: max(0, value))) }
+
+  mutating func bool(_ value: Bool) { u8(value ? 1 : 0) }
+
+  /// A byte string, its length first.
+  mutating func data(_ value: [UInt8]) {
+    u32(UInt32(clamping: value.count))
+    bytes.append(contentsOf: value.prefix(Int(UInt32.max)))
+  }
+
+  /// UTF-8 text, its length first.
+  mutating func text(_ value: String) { data(Array(value.utf8)) }
+}

@@ -1,0 +1,110 @@
+import ArtworkCore
+internal import CProcess
+import Containment
+import Imaging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A worker process's life, from `artwork __worker` (started by `WorkerProcess`, never by
+/// people): load the libraries, run every decoder once on a built-in sample (`WarmUp`), lock
+/// the process down (`Sandbox`), say `ready`, then take one job at a time until the service
+/// closes the socket.
+///
+/// Descriptors: 0 and 1 /dev/null, 2 the service's pipe for what it writes on errors, 3 its
+/// socket to the service, 4 its input file, 5 its output file. Nothing else stays open.
+public enum WorkerMain {
+  /// The hidden command that makes `artwork` a worker.
+  public static let command = "__worker"
+
+  static let socket: Int32 = 3
+  static let inputFile: Int32 = 4
+  static let outputFile: Int32 = 5
+
+  /// Runs the worker with its command-line `arguments` (after the command); never returns.
+  public static func run(_ arguments: [String]) -> Never {
+    _ = artwork_process_close_from(6)
+    artwork_process_set_name("artwork-worker")
+    var parent: pid_t = 0
+    var memory = 0
+    var index = arguments.startIndex
+    while index + 1 < arguments.endIndex {
+      switch arguments[index] {
+      case "--parent": parent = pid_t(arguments[index + 1]) ?? 0
+      case "--memory": memory = Int(arguments[index + 1]) ?? 0
+      default: break
+      }
+      index += 2
+    }
+    guard parent > 0, memory > 0 else {
+      fail("usage: artwork \(command) --parent PID --memory BYTES")
+    }
+    // The service's death takes its workers along.
+    guard artwork_process_die_with_parent(parent) != 0 else { exit(0) }
+    Vips.initialize()
+    WarmUp.run()
+    do {
+      try Sandbox.enter(
+        Sandbox.Limits(memoryBytes: memory, fileBytes: ImageLimits.standard.maxOutputBytes * 2))
+    } catch {
+      fail("cannot lock the worker down: \(error)")
+    }
+    artwork_process_trim_heap()
+    send(WorkerMessages.ready(pid: getpid()))
+    serve()
+  }
+
+  /// One job after another, until the service closes the socket.
+  private static func serve() -> Never {
+    let input = MemoryFile(adopting: inputFile)
+    let output = MemoryFile(adopting: outputFile)
+    var buffer = [UInt8](repeating: 0, count: WorkerMessages.maxMessageBytes)
+    while true {
+      let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else { exit(0) }
+      guard let (job, count, limits) = try? WorkerMessages.readJob(Array(buffer[0..<got])) else {
+        fail("a malformed job message")
+      }
+      let answer = handle(job, count: count, limits: limits, input: input, output: output)
+      send(WorkerMessages.answer(answer))
+      // Memory a large picture needed goes back to the system before the next job.
+      artwork_process_trim_heap()
+    }
+  }
+
+  /// The answer to one job; its rendering written to the output file.
+  private static func handle(
+    _ job: WorkerJob, count: Int, limits: ImageLimits, input: MemoryFile, output: MemoryFile
+  ) -> WorkerAnswer {
+    // The mapping ends with this function, before the answer goes: the service may empty the
+    // input file as soon as it has read the answer.
+    guard let bytes = input.mapped(count: count) else {
+      return .failed(ArtworkError(.internal, "The image could not be read by its worker."))
+    }
+    let (answer, rendered) = JobRunner.perform(job, input: bytes, limits: limits)
+    if case .rendered = answer, !output.write(rendered) {
+      return .failed(
+        ArtworkError(
+          .internal, "The image could not be handed back by its worker.",
+          internalDetail: "write to the output file: \(String(cString: strerror(errno)))"))
+    }
+    return answer
+  }
+
+  private static func send(_ message: [UInt8]) {
+    let sent = message.withUnsafeBytes {
+      Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    // The service is gone or broke the protocol: nothing left to do.
+    if sent != message.count { exit(0) }
+  }
+
+  /// Says why on standard error (the service logs it) and exits with 70 (EX_SOFTWARE).
+  private static func fail(_ reason: String) -> Never {
+    let line = Array("artwork worker: \(reason)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(70)
+  }
+}

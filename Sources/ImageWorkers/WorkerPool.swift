@@ -1,0 +1,193 @@
+import ArtworkCore
+import Imaging
+import Synchronization
+
+/// The service's image workers: `settings.count` processes, each doing one job at a time, with
+/// at most `settings.queueLimit` jobs waiting for one.
+///
+/// A job goes to an idle worker on a thread of the pool's own (`BlockingPool`, which gives the
+/// queue, its bound and the counts `/metrics` reads); that thread waits for the answer or the
+/// deadline. A worker that dies or is killed costs its job alone: the job's caller gets a
+/// `decoder-failure` problem at once, the input is remembered (`FailedInputs`), the event is
+/// reported once (`WorkerEvent`), and the same thread starts a replacement before it takes
+/// another job.
+public final class WorkerPool: Sendable {
+  /// How the workers run.
+  public let settings: WorkerSettings
+  private let threads: BlockingPool<Void>
+  private let idle = Mutex<[WorkerProcess]>([])
+  private let failed: FailedInputs
+  private let events: @Sendable (WorkerEvent) -> Void
+
+  /// Starts every worker and waits until each is ready (locked down); throws when one cannot
+  /// start, so that a service never runs without containment.
+  public init(
+    _ settings: WorkerSettings, events: @escaping @Sendable (WorkerEvent) -> Void = { _ in }
+  )
+    throws(ArtworkError)
+  {
+    self.settings = settings
+    self.events = events
+    failed = FailedInputs(lifetime: settings.failureMemory)
+    threads = BlockingPool(
+      name: "artwork-img", threads: settings.count, queueLimit: settings.queueLimit,
+      refusal: "the image queue is full; retry in a second", prestart: true)
+    var started: [WorkerProcess] = []
+    for _ in 0..<max(1, settings.count) { started.append(try WorkerProcess(settings)) }
+    for worker in started { try worker.waitUntilReady(within: settings.startTimeout) }
+    idle.withLock { $0 = started }
+  }
+
+  /// Whether a job submitted now would be refused (every worker busy and the queue full).
+  public var isFull: Bool { threads.isFull }
+
+  /// Jobs running and waiting.
+  public var stats: PoolStats { threads.stats }
+
+  /// The process ids of the workers not in a job now (for tests that observe them).
+  public var idleWorkerIDs: [Int32] { idle.withLock { $0.map(\.pid) } }
+
+  /// How many inputs are remembered as having made a worker fail.
+  public var rememberedFailures: Int { failed.count }
+
+  /// Runs `job` on `bytes` in a worker, within `limits` (their time budget is the pool's).
+  /// Throws `.busy` when the queue is full, `.decoderFailure` when the worker died, timed out or
+  /// ran out of memory (or did so on these very bytes before).
+  func run(_ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits)
+    async throws(ArtworkError) -> (answer: WorkerAnswer, output: [UInt8])
+  {
+    var limits = limits
+    limits.maxSeconds = settings.softSeconds
+    let budget = limits
+    let result: Result<(answer: WorkerAnswer, output: [UInt8]), ArtworkError> =
+      await withCheckedContinuation { continuation in
+        let accepted = threads.submit { [self] _ in
+          work(job, on: bytes, limits: budget) { continuation.resume(returning: $0) }
+        }
+        if !accepted {
+          continuation.resume(
+            returning: .failure(
+              ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)))
+        }
+      }
+    return try result.get()
+  }
+
+  /// One job on a pool thread: `answer` is called once, as soon as the outcome is known; a
+  /// replacement for a worker that died is started after it.
+  private func work(
+    _ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits,
+    answer: (Result<(answer: WorkerAnswer, output: [UInt8]), ArtworkError>) -> Void
+  ) {
+    var digest: String?
+    if failed.mightHold(count: bytes.count) {
+      let hex = SHA256.hex(bytes)
+      digest = hex
+      if let record = failed.failure(of: hex) {
+        events(.refused(record.reason))
+        return answer(.failure(failure(record.reason, remembered: true)))
+      }
+    }
+    var worker: WorkerProcess
+    var outcome: WorkerProcess.Outcome
+    // A worker found gone before it took the job (it died between jobs) is replaced, and the
+    // job goes to the replacement: at most twice, then the pool is in trouble.
+    var attempts = 0
+    repeat {
+      attempts += 1
+      do throws(ArtworkError) {
+        if let waiting = idle.withLock({ $0.popLast() }) {
+          worker = waiting
+        } else {
+          worker = try replacement()
+        }
+      } catch {
+        return answer(
+          .failure(
+            ArtworkError(
+              .busy, "No image worker is available; retry in a second.",
+              internalDetail: error.internalDetail, retryAfter: 1)))
+      }
+      outcome = worker.perform(job, on: bytes, limits: limits, deadline: settings.timeout)
+    } while attempts < 3 && outcome.wasUnavailable
+    switch outcome {
+    case .unavailable(let death):
+      answer(
+        .failure(
+          ArtworkError(
+            .busy, "No image worker is available; retry in a second.",
+            internalDetail: "\(death)", retryAfter: 1)))
+      if let fresh = try? replacement() { idle.withLock { $0.append(fresh) } }
+    case .answered(let reply, let output):
+      idle.withLock { $0.append(worker) }
+      answer(.success((reported(reply), output)))
+    case .died(let death):
+      let hex = digest ?? SHA256.hex(bytes)
+      failed.remember(hex, count: bytes.count, reason: death.reason)
+      events(
+        .failed(
+          WorkerFailureReport(
+            reason: death.reason, job: job.name, inputSHA256: hex, inputBytes: bytes.count,
+            pid: worker.pid, details: death.description)))
+      answer(.failure(failure(death.reason, remembered: false)))
+      if let fresh = try? replacement() { idle.withLock { $0.append(fresh) } }
+    }
+  }
+
+  /// A worker's answer as the caller gets it: libvips running out of memory (it fails an
+  /// allocation cleanly, and the worker lives) is a `decoder-failure` like a worker killed for it.
+  private func reported(_ answer: WorkerAnswer) -> WorkerAnswer {
+    guard case .failed(let error) = answer,
+      error.kind == .internal || error.kind == .unprocessableImage,
+      let detail = error.internalDetail, detail.contains("out of memory")
+    else { return answer }
+    return .failed(failure(.memory, remembered: false, internalDetail: detail))
+  }
+
+  private func failure(_ reason: DecoderFailure, remembered: Bool, internalDetail: String? = nil)
+    -> ArtworkError
+  {
+    let budget: Double? =
+      switch reason {
+      case .timeout: Double(settings.timeout.components.seconds)
+      case .memory: Double(settings.memoryBytes)
+      case .crash: nil
+      }
+    return reason.error(budget: budget, remembered: remembered, internalDetail: internalDetail)
+  }
+
+  /// A new worker, started and ready; reported either way.
+  private func replacement() throws(ArtworkError) -> WorkerProcess {
+    do {
+      let worker = try WorkerProcess(settings)
+      try worker.waitUntilReady(within: settings.startTimeout)
+      events(.replaced(pid: worker.pid))
+      return worker
+    } catch {
+      events(.replacementFailed(error.internalDetail ?? error.detail))
+      throw error
+    }
+  }
+
+  /// Holds one of the pool's threads with `work` (no worker involved), as a job would: for the
+  /// tests of admission, which need the queue full on purpose.
+  func occupy(_ work: @escaping @Sendable () -> Void) async throws(ArtworkError) {
+    try await threads.run { () throws(ArtworkError) in work() }
+  }
+
+  /// Refuses new jobs, lets the accepted ones finish within `grace`, then ends every worker.
+  /// Answers whether every job finished in time.
+  public func shutdown(within grace: Duration) async -> Bool {
+    let finished = await threads.shutdown(within: grace)
+    let workers = idle.withLock { workers in
+      defer { workers = [] }
+      return workers
+    }
+    for worker in workers { worker.stop() }
+    return finished
+  }
+
+  deinit {
+    for worker in idle.withLock({ $0 }) { worker.stop() }
+  }
+}

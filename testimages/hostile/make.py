@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Rebuilds the hostile fixtures in this folder from the ordinary test images (see README.md).
+
+Needs python3, a C compiler and libjpeg's headers (libjpeg62-turbo-dev). The outputs are
+committed; CI never runs this. Usage: python3 testimages/hostile/make.py
+"""
+import os
+import struct
+import subprocess
+import tempfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMAGES = os.path.dirname(HERE)
+
+
+def write(name, data):
+    with open(os.path.join(HERE, name), "wb") as out:
+        out.write(data)
+
+
+def read(name):
+    with open(os.path.join(IMAGES, name), "rb") as source:
+        return source.read()
+
+
+def scan_start(jpeg):
+    """Offset of the entropy-coded data: just past the first SOS segment."""
+    offset = 2
+    while offset < len(jpeg):
+        marker = jpeg[offset + 1]
+        length = struct.unpack(">H", jpeg[offset + 2:offset + 4])[0]
+        if marker == 0xDA:
+            return offset + 2 + length
+        offset += 2 + length
+    raise ValueError("no SOS")
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+# JPEGs of components in no colour space (2 is the one that killed the service; 3 and 4 are
+# neither YCbCr nor CMYK; libjpeg-turbo writes at most 4).
+with tempfile.TemporaryDirectory() as work:
+    tool = os.path.join(work, "components")
+    subprocess.run(["cc", "-O1", "-o", tool, os.path.join(HERE, "components.c"), "-ljpeg"],
+                   check=True)
+    for count, size in ((2, (300, 200)), (3, (300, 200)), (4, (300, 200))):
+        subprocess.run([tool, str(count), str(size[0]), str(size[1]),
+                        os.path.join(HERE, f"components-{count}.jpg")], check=True)
+
+# Damaged JPEGs: what libjpeg fills with grey when left to itself.
+photo = read("coffee.jpg")
+start = scan_start(photo)
+body = photo[:-2]  # without its EOI
+for percent in (40, 80):
+    cut = len(body) * percent // 100
+    write(f"cut-{percent}-with-eoi.jpg", body[:cut] + b"\xff\xd9")
+middle = start + (len(body) - start) // 2
+write("middle-cut.jpg", photo[:middle] + photo[middle + 2048:])
+flipped = bytearray(photo)
+# Eight bytes in the middle of the scan, inverted (no 0xFF made, so no marker appears).
+for position in range(middle, middle + 8):
+    flipped[position] = (~flipped[position] & 0xFF) if flipped[position] != 0x00 else 0x11
+write("flipped-scan.jpg", bytes(flipped))
+# Stray bytes before the scan's marker (libjpeg warns, the picture is whole): must frame.
+offset = 2
+while photo[offset + 1] != 0xDA:
+    offset += 2 + struct.unpack(">H", photo[offset + 2:offset + 4])[0]
+write("stray-before-scan.jpg", photo[:offset] + b"\x00\x00\x00\x00" + photo[offset:])
+
+# A PNG of 10x10 pixels carrying 19 zTXt chunks that each inflate to 100 MB.
+pixels = b"".join(b"\x00" + bytes([x * 20, 100, 200 - x * 20] * 10) for x in range(10))
+ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 10, 10, 8, 2, 0, 0, 0))
+idat = png_chunk(b"IDAT", zlib.compress(pixels))
+bomb = zlib.compress(b"\x00" * 100_000_000, 9)
+text = b"".join(png_chunk(b"zTXt", b"Comment%d\x00\x00" % i + bomb) for i in range(19))
+write("ztxt-bomb.png", b"\x89PNG\r\n\x1a\n" + ihdr + text + idat + png_chunk(b"IEND", b""))
+# The same pixels with an ICC profile that inflates to 64 MB.
+profile = png_chunk(b"iCCP", b"bomb\x00\x00" + zlib.compress(b"\x00" * 64_000_000, 9))
+write("iccp-bomb.png", b"\x89PNG\r\n\x1a\n" + ihdr + profile + idat + png_chunk(b"IEND", b""))
+# A PNG cut in its pixel data with IEND appended.
+chelsea = read("chelsea.png")
+write("png-cut-with-iend.png", chelsea[:len(chelsea) // 2] + png_chunk(b"IEND", b""))
+# A WebP and a GIF cut short.
+lossy = read("lossy.webp")
+write("webp-cut.webp", lossy[:len(lossy) * 6 // 10])
+gif = read("animated.gif")
+write("gif-cut.gif", gif[:len(gif) // 2] + b"\x3b")
