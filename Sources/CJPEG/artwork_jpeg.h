@@ -59,18 +59,57 @@ static inline void artwork_jpeg_catch(struct jpeg_decompress_struct *info,
   error->message[0] = 0;
 }
 
-/// Whether the header's colours are ones this door converts: greyscale, YCbCr or RGB (not CMYK
-/// or YCCK).
+/// How a decode lays out its pixels.
+enum {
+  /// Packed RGB, whatever the source (greyscale, YCbCr or RGB only: `artwork_jpeg_decodable`).
+  ARTWORK_JPEG_RGB = 0,
+  /// The source's own channels: 1 grey, 3 RGB (from YCbCr or RGB), 4 CMYK (from CMYK or YCCK,
+  /// Adobe's inverted CMYK turned back), or the raw components of a colour space libjpeg does
+  /// not know.
+  ARTWORK_JPEG_NATIVE = 1,
+};
+
+/// What `ARTWORK_JPEG_NATIVE` gives for a header, as a colour space: grey, RGB, CMYK or raw.
+enum {
+  ARTWORK_JPEG_SPACE_GREY = 1,
+  ARTWORK_JPEG_SPACE_RGB = 3,
+  ARTWORK_JPEG_SPACE_CMYK = 4,
+  ARTWORK_JPEG_SPACE_RAW = 0,
+};
+
+/// Whether the header's colours are ones this door converts to RGB: greyscale, YCbCr or RGB
+/// (not CMYK or YCCK).
 static inline int artwork_jpeg_decodable(const struct jpeg_decompress_struct *info) {
   J_COLOR_SPACE space = info->jpeg_color_space;
   return (space == JCS_GRAYSCALE && info->num_components == 1) ||
          ((space == JCS_YCbCr || space == JCS_RGB) && info->num_components == 3);
 }
 
-/// The header's facts: the picture's size and whether its colours are ones this door decodes
-/// (greyscale, YCbCr or RGB). 0 when the header could be read.
+/// The native layout of a header: its colour space (`ARTWORK_JPEG_SPACE_*`), and the output
+/// colour space that gives it.
+static inline int artwork_jpeg_native_space(const struct jpeg_decompress_struct *info,
+                                            J_COLOR_SPACE *out) {
+  J_COLOR_SPACE space = info->jpeg_color_space;
+  if (space == JCS_GRAYSCALE && info->num_components == 1) {
+    *out = JCS_GRAYSCALE;
+    return ARTWORK_JPEG_SPACE_GREY;
+  }
+  if ((space == JCS_YCbCr || space == JCS_RGB) && info->num_components == 3) {
+    *out = JCS_RGB;
+    return ARTWORK_JPEG_SPACE_RGB;
+  }
+  if ((space == JCS_CMYK || space == JCS_YCCK) && info->num_components == 4) {
+    *out = JCS_CMYK;
+    return ARTWORK_JPEG_SPACE_CMYK;
+  }
+  *out = space;
+  return ARTWORK_JPEG_SPACE_RAW;
+}
+
+/// The header's facts: the picture's size, whether its colours are ones this door decodes to
+/// RGB, and its native colour space and channel count. 0 when the header could be read.
 static inline int artwork_jpeg_header(const uint8_t *data, size_t length, int *width,
-                                      int *height, int *supported) {
+                                      int *height, int *supported, int *space, int *channels) {
   struct jpeg_decompress_struct info;
   struct artwork_jpeg_error error;
   artwork_jpeg_catch(&info, &error);
@@ -84,6 +123,9 @@ static inline int artwork_jpeg_header(const uint8_t *data, size_t length, int *w
   *width = (int)info.image_width;
   *height = (int)info.image_height;
   *supported = artwork_jpeg_decodable(&info);
+  J_COLOR_SPACE out;
+  *space = artwork_jpeg_native_space(&info, &out);
+  *channels = *space == ARTWORK_JPEG_SPACE_RAW ? info.num_components : *space;
   jpeg_destroy_decompress(&info);
   return ARTWORK_JPEG_OK;
 }
@@ -95,19 +137,21 @@ typedef struct {
   struct artwork_jpeg_error error;
   uint8_t *row;     // one decoded row, widened by libjpeg to its iMCU grid
   size_t skip;      // bytes of `row` before the rectangle's first column
-  size_t row_bytes; // the rectangle's row: width * 3
+  size_t row_bytes; // the rectangle's row: width * channels
   int rows_left;
+  int invert;       // Adobe's CMYK, stored inverted: turned back row by row
 } artwork_jpeg_rows;
 
 /// Starts decoding the `crop_width` x `crop_height` area at (`crop_left`, `crop_top`) of the
-/// picture scaled by `eighths`/8 (libjpeg's DCT scaling, 1-8), as packed RGB. Rows above the
-/// area are skipped; columns outside it skip the inverse DCT where the iMCU grid allows. NULL on
-/// failure, with `*status` and `message` (JMSG_LENGTH_MAX bytes) saying why.
+/// picture scaled by `eighths`/8 (libjpeg's DCT scaling, 1-8), laid out as `layout`
+/// (`ARTWORK_JPEG_RGB` or `ARTWORK_JPEG_NATIVE`; `*channels` says how many per pixel). Rows
+/// above the area are skipped; columns outside it skip the inverse DCT where the iMCU grid
+/// allows. NULL on failure, with `*status` and `message` (JMSG_LENGTH_MAX bytes) saying why.
 static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, size_t length,
-                                                        int eighths, int crop_left,
+                                                        int eighths, int layout, int crop_left,
                                                         int crop_top, int crop_width,
-                                                        int crop_height, int *status,
-                                                        char *message) {
+                                                        int crop_height, int *channels,
+                                                        int *status, char *message) {
   artwork_jpeg_rows *rows = (artwork_jpeg_rows *)calloc(1, sizeof(artwork_jpeg_rows));
   if (rows == NULL) {
     *status = ARTWORK_JPEG_NO_MEMORY;
@@ -126,15 +170,21 @@ static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, siz
   jpeg_mem_src(&rows->info, data, (unsigned long)length);
   jpeg_read_header(&rows->info, TRUE);
   int width = 0, height = 0;
-  if (artwork_jpeg_decodable(&rows->info)) {
+  J_COLOR_SPACE out = JCS_RGB;
+  int space = artwork_jpeg_native_space(&rows->info, &out);
+  int usable = layout == ARTWORK_JPEG_NATIVE || artwork_jpeg_decodable(&rows->info);
+  if (layout == ARTWORK_JPEG_RGB) out = JCS_RGB;
+  if (usable) {
     rows->info.scale_num = (unsigned int)eighths;
     rows->info.scale_denom = 8;
-    rows->info.out_color_space = JCS_RGB;
+    rows->info.out_color_space = out;
+    rows->invert = space == ARTWORK_JPEG_SPACE_CMYK && rows->info.saw_Adobe_marker;
     jpeg_start_decompress(&rows->info);
     width = (int)rows->info.output_width;
     height = (int)rows->info.output_height;
   }
-  if (crop_left < 0 || crop_top < 0 || crop_width <= 0 || crop_height <= 0 ||
+  int components = usable ? rows->info.output_components : 0;
+  if (components <= 0 || crop_left < 0 || crop_top < 0 || crop_width <= 0 || crop_height <= 0 ||
       crop_left + crop_width > width || crop_top + crop_height > height) {
     snprintf(message, JMSG_LENGTH_MAX, "crop %dx%d at (%d, %d) of a %dx%d picture", crop_width,
              crop_height, crop_left, crop_top, width, height);
@@ -146,10 +196,10 @@ static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, siz
   JDIMENSION left = (JDIMENSION)crop_left;
   JDIMENSION columns = (JDIMENSION)crop_width;
   if (columns < (JDIMENSION)width) jpeg_crop_scanline(&rows->info, &left, &columns);
-  rows->skip = (size_t)(crop_left - (int)left) * 3;
-  rows->row_bytes = (size_t)crop_width * 3;
+  rows->skip = (size_t)(crop_left - (int)left) * (size_t)components;
+  rows->row_bytes = (size_t)crop_width * (size_t)components;
   rows->rows_left = crop_height;
-  rows->row = (uint8_t *)malloc((size_t)columns * 3);
+  rows->row = (uint8_t *)malloc((size_t)columns * (size_t)components);
   if (rows->row == NULL) {
     jpeg_destroy_decompress(&rows->info);
     free(rows);
@@ -157,12 +207,14 @@ static inline artwork_jpeg_rows *artwork_jpeg_rows_open(const uint8_t *data, siz
     return NULL;
   }
   if (crop_top > 0) jpeg_skip_scanlines(&rows->info, (JDIMENSION)crop_top);
+  *channels = components;
   *status = ARTWORK_JPEG_OK;
   return rows;
 }
 
-/// The next `count` rows of the rectangle into `out` (`count` rows of width * 3 bytes). After a
-/// failure (status and `message` as for opening) the decode is over: only closing is left.
+/// The next `count` rows of the rectangle into `out` (`count` rows of width * channels bytes).
+/// After a failure (status and `message` as for opening) the decode is over: only closing is
+/// left.
 static inline int artwork_jpeg_rows_read(artwork_jpeg_rows *rows, uint8_t *out, int count,
                                          char *message) {
   if (count > rows->rows_left || rows->row == NULL) {
@@ -181,7 +233,11 @@ static inline int artwork_jpeg_rows_read(artwork_jpeg_rows *rows, uint8_t *out, 
       snprintf(rows->error.message, JMSG_LENGTH_MAX, "the data ended before the crop's end");
       longjmp(rows->error.jump, 1);
     }
-    memcpy(out + (size_t)y * rows->row_bytes, rows->row + rows->skip, rows->row_bytes);
+    uint8_t *target = out + (size_t)y * rows->row_bytes;
+    memcpy(target, rows->row + rows->skip, rows->row_bytes);
+    if (rows->invert) {
+      for (size_t i = 0; i < rows->row_bytes; i++) target[i] = (uint8_t)(255 - target[i]);
+    }
   }
   rows->rows_left -= count;
   if (rows->rows_left == 0) {

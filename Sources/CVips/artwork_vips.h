@@ -21,12 +21,6 @@ static inline VipsImage *artwork_vips_open(VipsSource *source) {
                                     VIPS_FAIL_ON_ERROR, NULL);
 }
 
-/// Opens a JPEG decoding at 1/`shrink` (1, 2, 4 or 8: libjpeg's DCT scaling), in order.
-static inline VipsImage *artwork_vips_open_jpeg_shrunk(VipsSource *source, int shrink) {
-  return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                                    VIPS_FAIL_ON_ERROR, "shrink", shrink, NULL);
-}
-
 /// Opens a HEIF's embedded thumbnail of its primary image, in order; libvips answers the primary
 /// image itself when there is none.
 static inline VipsImage *artwork_vips_open_heif_thumbnail(VipsSource *source) {
@@ -70,6 +64,27 @@ static inline VipsImage *artwork_vips_image_from_srgb(const void *bytes, size_t 
                                                      VIPS_FORMAT_UCHAR);
   if (image) image->Type = VIPS_INTERPRETATION_sRGB;
   return image;
+}
+
+/// An 8-bit image of `bands` bands over a copy of `bytes` (row-major, packed), of
+/// `interpretation` (VipsInterpretation).
+static inline VipsImage *artwork_vips_image_from_bytes(const void *bytes, size_t length, int width,
+                                                      int height, int bands,
+                                                      int interpretation) {
+  VipsImage *image = vips_image_new_from_memory_copy(bytes, length, width, height, bands,
+                                                     VIPS_FORMAT_UCHAR);
+  if (image) image->Type = (VipsInterpretation)interpretation;
+  return image;
+}
+
+/// Gives `to` the ICC profile `from` carries (if any) and `from`'s EXIF orientation.
+static inline void artwork_vips_copy_profile_and_orientation(VipsImage *from, VipsImage *to) {
+  const void *data = NULL;
+  size_t length = 0;
+  if (vips_image_get_typeof(from, VIPS_META_ICC_NAME) != 0 &&
+      vips_image_get_blob(from, VIPS_META_ICC_NAME, &data, &length) == 0 && data != NULL)
+    vips_image_set_blob_copy(to, VIPS_META_ICC_NAME, data, length);
+  vips_image_set_int(to, VIPS_META_ORIENTATION, vips_image_get_orientation(from));
 }
 
 /// Shrink-on-load thumbnail of the first page, autorotated, imported to sRGB. `crop` is a
@@ -196,12 +211,16 @@ static inline void artwork_vips_set_deadline(VipsImage *image, gint64 deadline_u
 /// Microseconds on the monotonic clock the deadlines use.
 static inline gint64 artwork_vips_now_us(void) { return g_get_monotonic_time(); }
 
-/// Sends libvips' warnings and messages (domain "VIPS") to `handler` instead of standard error:
-/// a hostile file can make a loader warn once per row, and the pipeline reads what the JPEG
-/// reader says of damaged data from them (`JPEGReadJournal`).
-static inline void artwork_vips_route_warnings(GLogFunc handler) {
-  g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE), handler,
-                    NULL);
+static inline void artwork_vips_drop_log(const gchar *domain, GLogLevelFlags level,
+                                         const gchar *message, gpointer data) {
+  (void)domain, (void)level, (void)message, (void)data;
+}
+
+/// Drops libvips' warnings (domain "VIPS"): a hostile file can make a loader warn once per row,
+/// and every failure that matters reaches the error buffer anyway.
+static inline void artwork_vips_silence_warnings(void) {
+  g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE),
+                    artwork_vips_drop_log, NULL);
 }
 
 static inline void artwork_vips_unref(void *object) { g_object_unref(object); }

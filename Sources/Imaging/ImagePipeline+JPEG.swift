@@ -1,4 +1,5 @@
 import ArtworkCore
+internal import CVips
 import JPEGDecoding
 import Pixels
 
@@ -38,6 +39,37 @@ extension ImagePipeline {
         }
         return (resampled, FramedPicture.Region(origin, size, of: picture, in: source))
       })
+  }
+
+  /// A JPEG decoded whole by libjpeg at `eighths`/8, in its own colour space (grey, RGB, CMYK,
+  /// or the raw components of one libjpeg does not know), as a libvips image in memory that
+  /// carries the header's ICC profile and EXIF orientation: what the libvips path frames when
+  /// the picture needs a profile imported, an orientation applied or CMYK converted.
+  ///
+  /// NOTE: libvips' own JPEG loader is never asked for pixels: it stops at the last row it
+  /// needs and never finishes a decode, so damage that shows only at the end of the data (bits
+  /// changed in transit, found as bytes left before the end marker) would pass. libjpeg's door
+  /// finishes every decode (`JPEGDecoder.Rows`).
+  static func jpegPicture(_ source: VipsSource, eighths: Int) throws(ArtworkError) -> VipsImage {
+    let described = try open(source, format: .jpeg)
+    guard let header = JPEGDecoder.header(source.bytes) else {
+      throw libraryFailure("libjpeg", "the header cannot be read", damaged: true)
+    }
+    let size = JPEGDecoder.scaledSize(width: header.width, height: header.height, eighths: eighths)
+    let (pixels, channels) = try jpeg { () throws(JPEGDecoder.Failure) in
+      try JPEGDecoder.pixels(
+        source.bytes, eighths: eighths, layout: .native, crop: (0, 0, size.width, size.height))
+    }
+    let space: VipsInterpretation =
+      switch header.space {
+      case .grey: VIPS_INTERPRETATION_B_W
+      case .rgb: VIPS_INTERPRETATION_sRGB
+      case .cmyk: VIPS_INTERPRETATION_CMYK
+      case .raw: VIPS_INTERPRETATION_MULTIBAND
+      }
+    return try VipsImage.picture(
+      pixels, width: size.width, height: size.height, bands: channels, space: space,
+      describedBy: described)
   }
 
   /// libjpeg's decode of `crop` at `eighths`; a failure is the pipeline's decode failure.

@@ -98,7 +98,8 @@ extension ImagePipeline {
       throw ArtworkError(.unprocessableImage, problem)
     }
     do {
-      if info.format != .gif, !info.hasAlpha {
+      // Every JPEG takes this path (libjpeg decodes its pixels, whatever its layout).
+      if info.format == .jpeg || (info.format != .gif && !info.hasAlpha) {
         return try frameCroppingFirst(
           source, info: info, output: output, crop: crop, deadline: deadline)
       }
@@ -128,7 +129,7 @@ extension ImagePipeline {
       }
     }
     let sourceSize = PixelSize(width: info.width, height: info.height)
-    let (opened, shrink) = try openForFraming(source, info: info, output: output)
+    let (opened, eighths) = try openForFraming(source, info: info, output: output)
     var decoded = opened.limited(by: deadline)
     if decoded.orientation != 1 {
       // Turning needs the pixels in any order; a load reads them once, top to bottom.
@@ -141,13 +142,13 @@ extension ImagePipeline {
     let read: (x: Int, y: Int)
     if crop == .attention, cropSize != picture {
       // The whole picture in memory, in sRGB: the preview and the crop both read it.
-      pixels = try decoded.toSRGB(importingProfile: true).copyMemory()
+      pixels = try decoded.toSRGB(importingProfile: true).withoutAlpha().copyMemory()
       origin = try attentionOrigin(pixels, crop: cropSize)
       read = origin
     } else {
       origin = FrameGeometry.cropOrigin(cropSize, in: picture, centre: nil)
       pixels = try decoded.cropped(x: origin.x, y: origin.y, size: cropSize)
-        .toSRGB(importingProfile: true)
+        .toSRGB(importingProfile: true).withoutAlpha()
       read = (0, 0)
     }
     let image = try resampled(
@@ -161,7 +162,7 @@ extension ImagePipeline {
     let region = FramedPicture.Region(
       x: Double(origin.x) * toSource.0, y: Double(origin.y) * toSource.1,
       width: Double(cropSize.width) * toSource.0, height: Double(cropSize.height) * toSource.1)
-    return FramedPicture(image: image, region: region, eighths: 8 / shrink)
+    return FramedPicture(image: image, region: region, eighths: eighths)
   }
 
   /// The `size` rectangle at (`x`, `y`) of an 8-bit sRGB picture, resampled in linear light to
@@ -230,23 +231,29 @@ extension ImagePipeline {
     return FrameGeometry.cropOrigin(crop, in: whole, centre: centre)
   }
 
-  /// The picture framing starts from, lazily decoded: JPEG and WebP at `shrinkOnLoad`; a HEIC or
+  /// The picture framing starts from: a JPEG decoded whole by libjpeg at the smallest scale of
+  /// eighths that keeps the margin (`jpegPicture`); a WebP lazily at `shrinkOnLoad`; a HEIC or
   /// AVIF's embedded thumbnail when it covers the output three times over
   /// (`FrameGeometry.thumbnailCovers`), else the primary image; the others whole. Answers the
-  /// shrink-on-load factor too (1 for a thumbnail).
+  /// scale of the decode too, in eighths (8 for a thumbnail).
   static func openForFraming(_ source: VipsSource, info: SourceInfo, output: PixelSize)
-    throws(ArtworkError) -> (image: VipsImage, shrink: Int)
+    throws(ArtworkError) -> (image: VipsImage, eighths: Int)
   {
+    if info.format == .jpeg {
+      let eighths = FrameGeometry.jpegEighths(
+        source: PixelSize(width: info.width, height: info.height), output: output)
+      return (try jpegPicture(source, eighths: eighths), eighths)
+    }
     if info.format == .heic || info.format == .avif,
       let thumbnail = try? source.openHEIFThumbnail(),
       thumbnail.width * thumbnail.height < info.width * info.height,
       FrameGeometry.thumbnailCovers(
         PixelSize(width: thumbnail.width, height: thumbnail.height), output: output)
     {
-      return (thumbnail, 1)
+      return (thumbnail, 8)
     }
     let shrink = shrinkOnLoad(info, output: output)
-    return (try source.open(format: info.format, shrink: shrink), shrink)
+    return (try source.open(format: info.format, shrink: shrink), 8 / shrink)
   }
 
   /// The shrink-on-load factor for framing `info` to `output`: the largest that keeps a margin
@@ -341,7 +348,19 @@ extension ImagePipeline {
     }
     do {
       let image: VipsImage
-      if target == sourceSize {
+      if info.format == .jpeg {
+        // libjpeg decodes (at the smallest eighths that covers the target), libvips turns,
+        // imports the profile and scales to exactly the target.
+        let eighths = FrameGeometry.jpegEighths(source: sourceSize, output: target)
+        let picture = try jpegPicture(source, eighths: eighths).limited(by: deadline)
+          .autorotated().toSRGB(importingProfile: true)
+        image =
+          picture.width == target.width && picture.height == target.height
+          ? picture
+          : try picture.resized(
+            horizontal: Double(target.width) / Double(picture.width),
+            vertical: Double(target.height) / Double(picture.height))
+      } else if target == sourceSize {
         image = try open(source, format: info.format).limited(by: deadline).copyMemory()
           .autorotated()
           .toSRGB(importingProfile: true)

@@ -22,14 +22,6 @@ public enum ImagePipeline {
   public static func render(
     _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits = .standard
   ) throws(ArtworkError) -> RenderedArtwork {
-    try checkingJPEGReads(of: input) { () throws(ArtworkError) in
-      try renderChecked(input, options: options, limits: limits)
-    }
-  }
-
-  private static func renderChecked(
-    _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits
-  ) throws(ArtworkError) -> RenderedArtwork {
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     var timings = StageTimings()
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
@@ -65,13 +57,11 @@ public enum ImagePipeline {
   public static func thumbnailPixels(_ input: PinnedBytes, limits: ImageLimits = .standard)
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
-    try checkingJPEGReads(of: input) { () throws(ArtworkError) in
-      let deadline = Deadline(secondsFromNow: limits.maxSeconds)
-      let format = try sniff(input)
-      let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
-      let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
-      return (info, try thumbnail(source, info: info, deadline: deadline))
-    }
+    let deadline = Deadline(secondsFromNow: limits.maxSeconds)
+    let format = try sniff(input)
+    let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
+    let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
+    return (info, try thumbnail(source, info: info, deadline: deadline))
   }
 
   /// `render` of a copy of `input`.
@@ -86,23 +76,6 @@ public enum ImagePipeline {
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
     try thumbnailPixels(PinnedBytes(copying: input), limits: limits)
-  }
-
-  /// `work`'s result, unless libvips' JPEG reader found a picture it read for it damaged
-  /// (`JPEGReadJournal`; the JPEG door judges its own decodes as it goes). Every image `work`
-  /// made is released by the time it returns, which is when the reader reports.
-  static func checkingJPEGReads<T>(
-    of input: PinnedBytes, _ work: () throws(ArtworkError) -> T
-  ) throws(ArtworkError) -> T {
-    let before = JPEGReadJournal.damagedReads
-    let result = try work()
-    guard JPEGReadJournal.damagedReads == before else {
-      throw ArtworkError(
-        .unprocessableImage,
-        "The JPEG image is truncated or corrupt: its pixels could not be decoded.",
-        internalDetail: "libjpeg warned of corrupt data while libvips read it")
-    }
-    return result
   }
 }
 
@@ -123,8 +96,8 @@ extension ImagePipeline {
       _ = try decode.whole()
       return (decode.picture.width, decode.picture.height, decode.eighths)
     }
-    let (opened, shrink) = try openForFraming(source, info: info, output: output)
+    let (opened, eighths) = try openForFraming(source, info: info, output: output)
     let image = try opened.copyMemory()
-    return (image.width, image.height, 8 / shrink)
+    return (image.width, image.height, eighths)
   }
 }

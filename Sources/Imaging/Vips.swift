@@ -14,9 +14,9 @@ public enum Vips {
   /// - The operation cache is off: every request decodes different bytes, and the cache would
   ///   only hold memory (and file handles) across requests.
   /// - One worker thread per image: the service parallelises across requests instead.
-  /// - Warnings never reach standard error (a truncated PNG warns once per missing row): the
-  ///   JPEG reader's are read for what they say of damaged data (`JPEGReadJournal`), the others
-  ///   dropped. Failures still arrive through the error buffer, in `ArtworkError.internalDetail`.
+  /// - Warnings are dropped (a truncated PNG warns once per missing row); failures still arrive
+  ///   through the error buffer, in `ArtworkError.internalDetail`. (libvips decodes no JPEG's
+  ///   pixels: libjpeg's door does, and judges its warnings itself.)
   public static func initialize() {
     initialized.withLock { done in
       guard !done else { return }
@@ -29,10 +29,7 @@ public enum Vips {
       vips_cache_set_max_mem(0)
       vips_cache_set_max_files(0)
       vips_concurrency_set(1)
-      artwork_vips_route_warnings { _, _, message, _ in
-        guard let message else { return }
-        JPEGReadJournal.record(String(cString: message))
-      }
+      artwork_vips_silence_warnings()
       done = true
     }
   }

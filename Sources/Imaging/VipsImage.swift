@@ -40,6 +40,11 @@ final class VipsImage {
   var isUChar: Bool { artwork_vips_is_uchar(pointer) != 0 }
   /// Whether the interpretation is sRGB.
   var isSRGB: Bool { artwork_vips_is_srgb(pointer) != 0 }
+  /// Whether the bands have no known meaning ("multiband": a JPEG of components in no colour
+  /// space libjpeg knows): `toSRGB` takes the first as grey rather than guess.
+  var isMultiband: Bool {
+    vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_MULTIBAND
+  }
   /// The loader libvips picked, e.g. `jpegload_source`; nil when the image was not loaded.
   var loader: String? { artwork_vips_loader(pointer).map { String(cString: $0) } }
 
@@ -74,6 +79,26 @@ final class VipsImage {
       throw Vips.failure(
         .internal, "The image could not be framed.", call: "vips_image_new_from_memory_copy")
     }
+    return VipsImage(owning: made, keepAlive: nil)
+  }
+
+  /// An 8-bit image of `bands` bands over a copy of `bytes` (row-major, packed), in `space`;
+  /// it takes `described`'s ICC profile and EXIF orientation (a decode by another library of
+  /// the picture libvips read the header of).
+  static func picture(
+    _ bytes: [UInt8], width: Int, height: Int, bands: Int, space: VipsInterpretation,
+    describedBy described: VipsImage
+  ) throws(ArtworkError) -> VipsImage {
+    let made = bytes.withUnsafeBytes {
+      artwork_vips_image_from_bytes(
+        $0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands),
+        Int32(space.rawValue))
+    }
+    guard let made else {
+      throw Vips.failure(
+        .internal, "The image could not be decoded.", call: "vips_image_new_from_memory_copy")
+    }
+    artwork_vips_copy_profile_and_orientation(described.pointer, made)
     return VipsImage(owning: made, keepAlive: nil)
   }
 
@@ -112,17 +137,14 @@ final class VipsImage {
         _ = Vips.takeError()
       }
     }
-    if !image.isSRGB {
-      if let converted = try? image.apply(
-        "vips_colourspace",
-        {
-          artwork_vips_colourspace_srgb(image.pointer, $0)
-        })
+    if !image.isSRGB, !image.isMultiband {
+      let source = image
+      if let converted = try? source.apply(
+        "vips_colourspace", { artwork_vips_colourspace_srgb(source.pointer, $0) })
       {
         image = converted
       } else {
-        // No route from what the file declared (a "multiband" image): its bands are sorted
-        // out below.
+        // No route from what the file declared: its bands are sorted out below.
         _ = Vips.takeError()
       }
     }
@@ -134,6 +156,12 @@ final class VipsImage {
       image = try image.apply("vips_cast") { artwork_vips_cast_uchar(image.pointer, $0) }
     }
     return try image.withRGBBands()
+  }
+
+  /// The three colour bands alone (an opaque picture whose conversion gave it an alpha band).
+  func withoutAlpha() throws(ArtworkError) -> VipsImage {
+    guard hasAlpha, bands > 3 else { return self }
+    return try bands(0, count: 3)
   }
 
   /// Three colour bands, then the alpha band if there is one (by libvips' rule: two bands of

@@ -37,17 +37,12 @@ final class VipsSource {
     try opened(artwork_vips_open(pointer))
   }
 
-  /// `open`, decoding at a fraction of the full size for formats that can (JPEG at 1/2, 1/4 or
-  /// 1/8 by DCT scaling, WebP by scaled decoding); `shrink` 1 is `open`.
+  /// `open`, decoding at a fraction of the full size for formats that can (WebP by scaled
+  /// decoding; a JPEG's pixels come from libjpeg's door, `ImagePipeline.jpegPicture`); `shrink`
+  /// 1 is `open`.
   func open(format: ImageFormat, shrink: Int) throws(ArtworkError) -> VipsImage {
-    guard shrink > 1 else { return try open() }
-    let image: UnsafeMutablePointer<CVips.VipsImage>? =
-      switch format {
-      case .jpeg: artwork_vips_open_jpeg_shrunk(pointer, Int32(shrink))
-      case .webp: artwork_vips_open_webp_scaled(pointer, 1 / Double(shrink))
-      default: artwork_vips_open(pointer)
-      }
-    return try opened(image)
+    guard shrink > 1, format == .webp else { return try open() }
+    return try opened(artwork_vips_open_webp_scaled(pointer, 1 / Double(shrink)))
   }
 
   /// A HEIC or AVIF's embedded thumbnail (header parsed, no pixel decoded); the primary image

@@ -64,6 +64,16 @@ flipped = bytearray(photo)
 for position in range(middle, middle + 8):
     flipped[position] = (~flipped[position] & 0xFF) if flipped[position] != 0x00 else 0x11
 write("flipped-scan.jpg", bytes(flipped))
+# The same damage in a JPEG with an ICC profile (rocket.jpg), which libvips decodes.
+rocket = read("rocket.jpg")
+rocket_start = scan_start(rocket)
+rocket_body = rocket[:-2]
+write("icc-cut-with-eoi.jpg", rocket_body[:len(rocket_body) * 60 // 100] + b"\xff\xd9")
+rocket_middle = rocket_start + (len(rocket_body) - rocket_start) // 2
+inverted = bytearray(rocket)
+for position in range(rocket_middle, rocket_middle + 8):
+    inverted[position] = (~inverted[position] & 0xFF) if inverted[position] != 0x00 else 0x11
+write("icc-flipped-scan.jpg", bytes(inverted))
 # Stray bytes before the scan's marker (libjpeg warns, the picture is whole): must frame.
 offset = 2
 while photo[offset + 1] != 0xDA:
