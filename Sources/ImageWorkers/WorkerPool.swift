@@ -135,10 +135,14 @@ public final class WorkerPool: Sendable {
   }
 
   /// A worker's answer as the caller gets it: libvips running out of memory (it fails an
-  /// allocation cleanly, and the worker lives) is a `decoder-failure` like a worker killed for it.
+  /// allocation cleanly, and the worker lives) is a `decoder-failure` like a worker killed for
+  /// it, and the worker's own time limit (a little under the pool's) is quoted as the pool's.
   private func reported(_ answer: WorkerAnswer) -> WorkerAnswer {
-    guard case .failed(let error) = answer,
-      error.kind == .internal || error.kind == .unprocessableImage,
+    guard case .failed(let error) = answer else { return answer }
+    if error.kind == .decoderFailure, error.members == [.string("reason", "timeout")] {
+      return .failed(failure(.timeout, remembered: false))
+    }
+    guard error.kind == .internal || error.kind == .unprocessableImage,
       let detail = error.internalDetail, detail.contains("out of memory")
     else { return answer }
     return .failed(failure(.memory, remembered: false, internalDetail: detail))
@@ -149,7 +153,9 @@ public final class WorkerPool: Sendable {
   {
     let budget: Double? =
       switch reason {
-      case .timeout: Double(settings.timeout.components.seconds)
+      case .timeout:
+        Double(settings.timeout.components.seconds) + Double(
+          settings.timeout.components.attoseconds) / 1e18
       case .memory: Double(settings.memoryBytes)
       case .crash: nil
       }

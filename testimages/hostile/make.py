@@ -93,6 +93,19 @@ write("iccp-bomb.png", b"\x89PNG\r\n\x1a\n" + ihdr + profile + idat + png_chunk(
 # A PNG cut in its pixel data with IEND appended.
 chelsea = read("chelsea.png")
 write("png-cut-with-iend.png", chelsea[:len(chelsea) // 2] + png_chunk(b"IEND", b""))
+# A large, flat PNG: 8000x5000 pixels (40 MP, the default limit) in a few kilobytes; framing it
+# as a poster decodes the whole picture (120 MB), past a small worker memory limit.
+row = b"\x00" + bytes((x * 255 // 8000) for x in range(8000)) * 3
+large = zlib.compress(row * 5000, 9)
+write("large-flat.png", b"\x89PNG\r\n\x1a\n"
+      + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 8000, 5000, 8, 2, 0, 0, 0))
+      + png_chunk(b"IDAT", large) + png_chunk(b"IEND", b""))
+# A 30000x30000 black 1-bit PNG of 110 kB: under a raised ARTWORK_MAX_PIXELS, work that runs
+# past any short deadline.
+black = b"\x00" + b"\x00" * (30000 // 8)
+write("bomb-30k.png", b"\x89PNG\r\n\x1a\n"
+      + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 30000, 30000, 1, 0, 0, 0, 0))
+      + png_chunk(b"IDAT", zlib.compress(black * 30000, 9)) + png_chunk(b"IEND", b""))
 # A WebP and a GIF cut short.
 lossy = read("lossy.webp")
 write("webp-cut.webp", lossy[:len(lossy) * 6 // 10])

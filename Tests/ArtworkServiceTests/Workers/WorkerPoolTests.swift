@@ -1,0 +1,244 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ArtworkCore
+@testable import ImageWorkers
+@testable import Imaging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The worker processes as the service drives them, observed from outside: a worker killed or
+/// stopped in the middle of a job costs that job alone, is replaced, reported once, and its
+/// input is remembered.
+@Suite(.serialized) struct WorkerPoolTests {
+  /// A pool of `count` workers started from the built `artwork`, with its events recorded.
+  static func pool(
+    count: Int = 1, timeout: Duration = .seconds(30), memory: Int = 512 << 20
+  ) throws -> (WorkerPool, Locked<[WorkerEvent]>) {
+    let events = Locked<[WorkerEvent]>([])
+    var settings = WorkerSettings(
+      executable: ServiceProcess.executable.path, count: count, queueLimit: 4,
+      memoryBytes: memory, timeout: timeout)
+    settings.startTimeout = .seconds(120)
+    let pool = try WorkerPool(settings) { event in events.withLock { $0.append(event) } }
+    return (pool, events)
+  }
+
+  static func processor(_ pool: WorkerPool) -> ArtworkProcessor {
+    ArtworkProcessor(workers: pool, maxSourceBytes: 50_000_000, maxPixels: 40_000_000)
+  }
+
+  /// The error `work` throws, or nil when it succeeds.
+  static func error<T>(_ work: () async throws(ArtworkError) -> T) async -> ArtworkError? {
+    do {
+      _ = try await work()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Waits (a bound against hangs, not a timing) until `condition` holds.
+  static func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(condition())
+  }
+
+  @Test func aWorkerRendersWhatTheProcessWouldAndStaysUp() async throws {
+    let (pool, events) = try Self.pool()
+    defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
+    let worker = try #require(pool.idleWorkerIDs.first)
+    let bytes = Fixtures.bytes("coffee.jpg")
+    let options = ArtworkOptions(shape: .poster, size: 400, crop: .attention)
+    let created = try await Self.processor(pool).render(
+      bytes, declaredType: "image/jpeg", options: options)
+    // The same bytes, ThumbHash and key as the work done in this process.
+    let local = try JobRunner.renderInProcess(
+      PinnedBytes(copying: bytes), options: options, limits: .standard)
+    #expect(created.bytes == local.bytes)
+    #expect(created.key == local.key && created.thumbHash == local.thumbHash)
+    #expect(created.width == 400 && created.height == 600)
+    #expect(pool.idleWorkerIDs == [worker])
+    #expect(events.withLock { $0 }.isEmpty)
+  }
+
+  @Test func aWorkerKilledInTheMiddleOfAJobCostsThatJobAlone() async throws {
+    let (pool, events) = try Self.pool()
+    defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
+    let processor = Self.processor(pool)
+    let worker = try #require(pool.idleWorkerIDs.first)
+    let victim = Fixtures.bytes("coffee.jpg")
+    // Stopped first, so that the job is surely in its hands when the kill comes.
+    kill(worker, SIGSTOP)
+    let job = Task {
+      await Self.error { () async throws(ArtworkError) in
+        try await processor.render(victim, declaredType: nil, options: ArtworkOptions())
+      }
+    }
+    try await Self.waitUntil { pool.stats.busy == 1 }
+    kill(worker, SIGKILL)
+    let error = try #require(await job.value, "the job of a killed worker succeeded")
+    #expect(error.kind == .decoderFailure)
+    #expect(error.members == [.string("reason", "crash")])
+    // Replaced at once, by another process, which takes the next job.
+    try await Self.waitUntil { pool.idleWorkerIDs.count == 1 }
+    let replacement = try #require(pool.idleWorkerIDs.first)
+    #expect(replacement != worker && !ProcFS.isRunning(worker))
+    let next = try await processor.render(
+      Fixtures.bytes("chelsea.png"), declaredType: nil, options: ArtworkOptions())
+    #expect(next.width == 400)
+    // Reported once, with the input's SHA-256.
+    let failures = events.withLock { $0 }.compactMap { event -> WorkerFailureReport? in
+      if case .failed(let report) = event { return report }
+      return nil
+    }
+    #expect(failures.count == 1)
+    #expect(failures.first?.inputSHA256 == SHA256.hex(victim))
+    #expect(failures.first?.details.contains("signal 9") == true)
+    // The same input again is refused from memory: no worker is asked, none dies.
+    let remembered = try #require(
+      await Self.error { () async throws(ArtworkError) in
+        try await processor.render(victim, declaredType: nil, options: ArtworkOptions())
+      }, "a remembered failure was tried again")
+    #expect(remembered.kind == .decoderFailure)
+    #expect(remembered.detail.contains("refused without another try"))
+    #expect(pool.idleWorkerIDs == [replacement])
+    #expect(
+      events.withLock { $0 }.filter { if case .failed = $0 { true } else { false } }.count == 1)
+  }
+
+  @Test func aStoppedWorkerIsKilledAtItsDeadline() async throws {
+    let (pool, events) = try Self.pool(timeout: .seconds(1))
+    defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
+    let processor = Self.processor(pool)
+    let worker = try #require(pool.idleWorkerIDs.first)
+    kill(worker, SIGSTOP)
+    let error = try #require(
+      await Self.error { () async throws(ArtworkError) in
+        try await processor.render(
+          Fixtures.bytes("coffee.jpg"), declaredType: nil, options: ArtworkOptions())
+      }, "the job of a stopped worker succeeded")
+    #expect(error.kind == .decoderFailure)
+    #expect(error.members == [.string("reason", "timeout")])
+    #expect(error.detail.contains("longer than 1 seconds"))
+    #expect(!ProcFS.isRunning(worker))
+    let next = try await processor.render(
+      Fixtures.bytes("chelsea.png"), declaredType: nil, options: ArtworkOptions())
+    #expect(next.height == 400)
+    #expect(
+      events.withLock { $0 }.contains { event in
+        if case .replaced = event { return true }
+        return false
+      })
+  }
+
+  /// A worker that died between jobs (an operator's kill, the kernel's OOM killer) is replaced
+  /// when the next job comes, and that job is not blamed for it.
+  @Test func aWorkerGoneBetweenJobsIsReplacedWithoutBlamingTheNextInput() async throws {
+    let (pool, events) = try Self.pool()
+    defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
+    let worker = try #require(pool.idleWorkerIDs.first)
+    kill(worker, SIGKILL)
+    try await Self.waitUntil { !ProcFS.isRunning(worker) }
+    let created = try await Self.processor(pool).render(
+      Fixtures.bytes("coffee.jpg"), declaredType: nil, options: ArtworkOptions())
+    #expect(created.width == 400)
+    #expect(pool.rememberedFailures == 0)
+    #expect(!events.withLock { $0 }.contains { if case .failed = $0 { true } else { false } })
+  }
+
+  /// Containment, from outside: every worker runs under a seccomp filter with no new
+  /// privileges and its memory limit; asked to, it cannot open a file, create one, connect to
+  /// a listening socket, start a program, signal its parent or raise its limit.
+  @Test func workersAreLockedDown() async throws {
+    let memory = 300 << 20
+    let (pool, _) = try Self.pool(count: 2, memory: memory)
+    defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
+    let workers = pool.idleWorkerIDs
+    #expect(workers.count == 2)
+    #expect(ProcFS.children(of: getpid(), running: WorkerMain.command).contains(workers[0]))
+    for worker in workers {
+      let status = ProcFS.status(worker)
+      #expect(status["Seccomp"] == "2", "\(status)")
+      #expect(status["NoNewPrivs"] == "1")
+      #expect(ProcFS.limit(worker, "Max data size") == String(memory))
+      #expect(ProcFS.limit(worker, "Max core file size") == "0")
+    }
+    let listener = try LoopbackListener()
+    let targets = ContainmentProbe.Targets(
+      file: "/etc/hostname", host: "127.0.0.1", port: listener.port, program: "/bin/true")
+    let report = try await Self.processor(pool).probeContainment(targets)
+    #expect(report.attempts.count == 6)
+    #expect(report.allRefused, "\(report.attempts)")
+    for attempt in report.attempts {
+      #expect(
+        attempt.outcome.contains("Permission denied")
+          || attempt.outcome.contains("Operation not permitted"), "\(attempt)")
+    }
+    #expect(listener.acceptedConnections() == 0)
+    // The same probe in this (unconfined) process does what the worker could not.
+    let unconfined = ContainmentProbe.run(targets)
+    #expect(unconfined.attempts.filter(\.succeeded).count >= 4, "\(unconfined.attempts)")
+    #expect(listener.acceptedConnections() == 1)
+  }
+
+  @Test func anImageOverTheMemoryLimitIsAMemoryFailure() async throws {
+    let (pool, _) = try Self.pool(memory: 64 << 20)
+    defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
+    let processor = Self.processor(pool)
+    let error = try #require(
+      await Self.error { () async throws(ArtworkError) in
+        try await processor.render(
+          Fixtures.bytes("hostile/large-flat.png"), declaredType: nil,
+          options: ArtworkOptions(shape: .poster))
+      }, "a 120 MB picture framed in 64 MiB")
+    #expect(error.kind == .decoderFailure)
+    #expect(error.members == [.string("reason", "memory")])
+    #expect(error.detail.contains("67,108,864 bytes"))
+    let next = try await processor.render(
+      Fixtures.bytes("coffee.jpg"), declaredType: nil, options: ArtworkOptions())
+    #expect(next.width == 400)
+  }
+}
+
+/// A listening loopback socket that counts the connections it is offered.
+struct LoopbackListener: ~Copyable {
+  let descriptor: Int32
+  let port: Int
+
+  init() throws {
+    let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(made, $0, length) == 0 && getsockname(made, $0, &length) == 0
+      }
+    }
+    guard bound, listen(made, 16) == 0 else {
+      close(made)
+      throw POSIXError(.EADDRNOTAVAIL)
+    }
+    descriptor = made
+    port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  deinit { close(descriptor) }
+
+  /// How many connections are waiting to be accepted now (each accepted and closed).
+  func acceptedConnections() -> Int {
+    var count = 0
+    while true {
+      let connection = accept(descriptor, nil, nil)
+      guard connection >= 0 else { return count }
+      close(connection)
+      count += 1
+    }
+  }
+}
