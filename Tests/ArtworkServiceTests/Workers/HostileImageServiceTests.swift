@@ -120,10 +120,8 @@ import Testing
   func aStoppedWorkerCostsOneRequest(client: String) async throws {
     let lines = Locked<[String]>([])
     let environment = ["ARTWORK_WORKERS": "1", "ARTWORK_WORKER_TIMEOUT": "2s"]
-    try await ServiceHarness.run(
-      environment, logSink: { line in lines.withLock { $0.append(line) } }
-    ) {
-      service in
+    let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
+    try await ServiceHarness.run(environment, logSink: sink) { service in
       let workers = service.server.app.processor.workers
       let worker = try #require(workers.idleWorkerIDs.first)
       kill(worker, SIGSTOP)
