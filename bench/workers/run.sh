@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Uploads through worker processes (issue 20): 1-2 MB JPEG photos -> 400x600 poster, POSTed to
+# `artwork serve` (release, default workers = cores), this build against COMPARE_WITH (the build
+# before image work moved to workers, the in-process build) in the same run, in alternating
+# rounds; at each concurrency: images/s, median and p99 latency; and, at the highest
+# concurrency, the peak resident memory of the service and all its worker processes together
+# (sampled every 50 ms) and the sum of their own peaks.
+# Usage: COMPARE_WITH=/path/to/other/artwork bench/workers/run.sh [SECONDS per run, default 15]
+#   ROUNDS (default 2), CONCURRENCIES (default "4 32").
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+trap cleanup EXIT
+SECS=${1:-15}
+ROUNDS=${ROUNDS:-2}
+CONCURRENCIES=${CONCURRENCIES:-"4 32"}
+: "${COMPARE_WITH:?set COMPARE_WITH to the artwork binary to compare with}"
+
+build_release
+make_photos
+echo "photos: $(ls -l "$PHOTOS"/p?.jpg | awk '{ printf "%s ", $5 }')bytes; workers $(nproc); ${SECS}s per run, $ROUNDS rounds"
+BUILDS=("$ARTWORK" "$COMPARE_WITH")
+RESULTS="$WORK/results.jsonl"
+: >"$RESULTS"
+for round in $(seq "$ROUNDS"); do
+  for build in 0 1; do
+    ARTWORK=${BUILDS[$build]} start_service ARTWORK_STORAGE="$WORK/store-$build-$round"
+    "$ROOT/bench/lib/rss-sampler.py" "$SERVICE_PID" 0.05 >"$WORK/rss.json" &
+    SAMPLER=$!
+    for c in $CONCURRENCIES; do
+      result=$("$BENCH" load --port "$PORT" --method POST \
+        --path '/v1/artwork?shape=poster&size=400' --content-type image/jpeg "${PHOTO_ARGS[@]}" \
+        --concurrency "$c" --seconds "$SECS")
+      echo "round $round build $build c=$c: $result"
+      echo "{\"round\": $round, \"build\": $build, \"c\": $c, \"load\": $result}" >>"$RESULTS"
+    done
+    kill -TERM "$SAMPLER"
+    wait "$SAMPLER" || true
+    echo "round $round build $build memory: $(cat "$WORK/rss.json")"
+    echo "{\"round\": $round, \"build\": $build, \"memory\": $(cat "$WORK/rss.json")}" >>"$RESULTS"
+    stop_service
+  done
+done
+
+python3 - "$RESULTS" <<'PY'
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+loads = [r for r in rows if "load" in r]
+for r in loads:
+    assert r["load"]["failures"] == 0 and r["load"]["statuses"].startswith("201x"), r
+print()
+print("| concurrency | workers (img/s) | in-process (img/s) | ratio | p50 workers / in-process (ms) | p99 workers / in-process (ms) |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+for c in sorted({r["c"] for r in loads}):
+    def pick(build, key):
+        return [r["load"][key] for r in loads if r["c"] == c and r["build"] == build]
+    rate = [statistics.mean(pick(b, "rate")) for b in (0, 1)]
+    p50 = [statistics.median(pick(b, "p50_ms")) for b in (0, 1)]
+    p99 = [statistics.median(pick(b, "p99_ms")) for b in (0, 1)]
+    print(f"| {c} | {rate[0]:.1f} | {rate[1]:.1f} | {rate[0] / rate[1]:.2f} | {p50[0]:.0f} / {p50[1]:.0f} | {p99[0]:.0f} / {p99[1]:.0f} |")
+print()
+print("| build | peak RSS, all processes at once (MB) | sum of each process's peak (MB) | processes |")
+print("| --- | ---: | ---: | ---: |")
+for b, name in ((0, "workers"), (1, "in-process")):
+    mem = [r["memory"] for r in rows if "memory" in r and r["build"] == b]
+    print(f"| {name} | {max(m['peak_total_mb'] for m in mem)} | {max(m['sum_of_peaks_mb'] for m in mem)} | {max(m['processes'] for m in mem)} |")
+PY
