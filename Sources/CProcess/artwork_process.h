@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,5 +71,21 @@ static inline int artwork_process_signal(int status) { return WTERMSIG(status); 
 /// Gives a process's freed heap back to the system (glibc's malloc_trim).
 static inline void artwork_process_trim_heap(void) {
   malloc_trim(0);
+}
+
+/// Bytes of heap glibc holds free (not returned to the system): what a trim would give back.
+static inline size_t artwork_process_free_heap_bytes(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.fordblks;
+}
+
+/// Whether `descriptor` has something to read (or was closed) within `milliseconds`.
+static inline int artwork_process_readable(int descriptor, int milliseconds) {
+  struct pollfd target = {descriptor, POLLIN, 0};
+  int ready;
+  do {
+    ready = poll(&target, 1, milliseconds);
+  } while (ready < 0 && errno == EINTR);
+  return ready != 0;
 }
 #endif

@@ -4,6 +4,7 @@ extension ImagePipeline {
   /// Format and upright dimensions from the magic bytes and the header alone (no pixel decoded),
   /// whatever the size: for reporting, not for deciding to decode.
   public static func inspect(_ input: PinnedBytes) throws(ArtworkError) -> SourceInfo {
+    Vips.initialize()
     let format = try sniff(input)
     let source = try VipsSource(borrowing: input)
     return try readHeader(

@@ -3,8 +3,8 @@ import ArtworkCore
 /// The image pipeline: bytes in, framed artwork (or ThumbHash pixels) out.
 ///
 /// Each entry point runs every libvips call for one image synchronously on the calling thread
-/// (libvips' per-thread state does not survive an `await`), so callers run it on a worker
-/// thread. `Vips.initialize()` must have run first.
+/// (libvips' per-thread state does not survive an `await`), in a worker process. Each starts
+/// libvips if the process has not yet (`Vips.initialize()`; a worker does so at its start).
 ///
 /// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, read the
 /// header only and check dimensions, frame with shrink-on-load, drop opaque alpha, encode within
@@ -22,6 +22,7 @@ public enum ImagePipeline {
   public static func render(
     _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits = .standard
   ) throws(ArtworkError) -> RenderedArtwork {
+    Vips.initialize()
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     var timings = StageTimings()
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
@@ -57,6 +58,7 @@ public enum ImagePipeline {
   public static func thumbnailPixels(_ input: PinnedBytes, limits: ImageLimits = .standard)
     throws(ArtworkError) -> (source: SourceInfo, pixels: ThumbnailPixels)
   {
+    Vips.initialize()
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
     let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
@@ -87,6 +89,7 @@ extension ImagePipeline {
   public static func decodeFloor(_ input: PinnedBytes, options: ArtworkOptions)
     throws(ArtworkError) -> (width: Int, height: Int, eighths: Int)
   {
+    Vips.initialize()
     let format = try sniff(input)
     let source = try VipsSource(borrowing: input)
     let info = try readHeader(source, format: format, byteCount: input.count, limits: .standard)

@@ -6,8 +6,8 @@ import Synchronization
 public enum Vips {
   private static let initialized = Mutex(false)
 
-  /// Starts libvips once per process; later calls do nothing (tests call it freely).
-  /// Call it from `main` before any other thread exists.
+  /// Starts libvips once per process; later calls do nothing (the pipeline's entry points call
+  /// it, and tests freely). A worker calls it first thing, before any other thread exists.
   ///
   /// - Loaders marked untrusted (ImageMagick, PDF, SVG, ...) are blocked: even though `sniff`
   ///   admits only six formats, a decoder that is never reachable cannot be attacked.
