@@ -15,7 +15,10 @@ extension ArtworkOptions {
       self.shape = shape
     }
     if let text = fields["size"] {
-      guard let size = Int(text), ArtworkOptions.sizeRange.contains(size) else {
+      // Digits only: `Int("+400")` would take a sign no option is written with.
+      guard text.utf8.count <= 5, text.utf8.allSatisfy({ (48...57).contains($0) }),
+        let size = Int(text), ArtworkOptions.sizeRange.contains(size)
+      else {
         throw ArtworkError(
           .badRequest,
           "size=\(ClientText.quoted(text)) is not accepted; use a width in pixels from \(ArtworkOptions.sizeRange.lowerBound) to \(ArtworkOptions.sizeRange.upperBound) (default \(ArtworkOptions.defaultSize))."

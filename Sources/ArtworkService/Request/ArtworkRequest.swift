@@ -82,8 +82,7 @@ struct ArtworkRequest: Sendable {
       for (key, value) in object where key != "url" {
         switch value {
         case .string(let text): fields[key] = text
-        case .int(let number): fields[key] = String(number)
-        case .double(let number): fields[key] = Self.optionText(number)
+        case .number(let literal): fields[key] = Self.optionText(literal)
         default:
           throw ArtworkError(
             .badRequest, "The JSON key `\(ClientText.clipped(key))` must be a string or a number.")
@@ -103,10 +102,14 @@ struct ArtworkRequest: Sendable {
 }
 
 extension ArtworkRequest {
-  /// A JSON number as option text: `400.0` reads as `400`, as a relay that sends floats means.
-  static func optionText(_ number: Double) -> String {
-    if number == number.rounded(), let integer = Int(exactly: number) { return String(integer) }
-    return "\(number)"
+  /// A JSON number as option text: `400.0` and `4e2` read as `400`, as a relay that sends
+  /// floats means; any other number stays as written (and fails the option's own check).
+  static func optionText(_ literal: String) -> String {
+    if literal.utf8.allSatisfy({ (48...57).contains($0) }) { return literal }
+    guard literal.utf8.count <= 32, let number = Double(literal), number.isFinite,
+      number == number.rounded(), let integer = Int(exactly: number)
+    else { return literal }
+    return String(integer)
   }
 
   /// The request parsed when it is a valid JSON `{"url": ...}` request of at most

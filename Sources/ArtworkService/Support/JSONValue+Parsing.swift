@@ -15,8 +15,9 @@ extension JSONValue {
   ///
   /// Strict: no comments, trailing commas, single quotes, leading zeros, NaN or control
   /// characters in strings; escapes must be valid, surrogates paired. A repeated key in one
-  /// object is refused: which value would win is ambiguous. Numbers written without fraction or
-  /// exponent that fit an `Int` become `.int`; other numbers `.double`.
+  /// object is refused: which value would win is ambiguous. Keys are compared by code points,
+  /// as JSON defines them (`"é"` and `"e\u0301"` are two keys, though Swift's `String` calls
+  /// them equal). Numbers are kept as written (`.number`), at any magnitude and precision.
   init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
     var reader = JSONReader(bytes: bytes)
     reader.skipWhitespace()
@@ -98,7 +99,7 @@ private struct JSONReader {
     guard depth <= JSONValue.maxDepth else { throw error("nested too deeply") }
     index += 1
     var members: [(String, JSONValue)] = []
-    var seen: Set<String> = []
+    var seen: Set<[UInt8]> = []
     skipWhitespace()
     if take(UInt8(ascii: "}")) { return .object(members) }
     while true {
@@ -107,7 +108,7 @@ private struct JSONReader {
       }
       let keyOffset = index
       let key = try string()
-      guard seen.insert(key).inserted else {
+      guard seen.insert(Array(key.utf8)).inserted else {
         throw JSONSyntaxError(reason: "the key \"\(key)\" appears twice", offset: keyOffset)
       }
       skipWhitespace()
@@ -282,24 +283,16 @@ private struct JSONReader {
     } else {
       skipDigits()
     }
-    var integral = true
     if take(UInt8(ascii: ".")) {
-      integral = false
       guard index < bytes.count, isDigit(bytes[index]) else { throw error("a malformed number") }
       skipDigits()
     }
     if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-      integral = false
       if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
       guard index < bytes.count, isDigit(bytes[index]) else { throw error("a malformed number") }
       skipDigits()
     }
-    let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    if integral, let value = Int(text) { return .int(value) }
-    guard let value = Double(text), value.isFinite else {
-      throw JSONSyntaxError(reason: "a number out of range", offset: start)
-    }
-    return .double(value)
+    return .number(String(decoding: bytes[start..<index], as: UTF8.self))
   }
 
   private func isDigit(_ byte: UInt8) -> Bool {

@@ -6,6 +6,10 @@ public enum JSONValue: Sendable, Equatable {
   case string(String)
   case int(Int)
   case double(Double)
+  /// A number of a parsed document, exactly as written (`1e400`, a 401-digit integer, `0.10`):
+  /// passed through at any magnitude and precision; read as a value only where the service needs
+  /// one (`size`), and range-checked there.
+  case number(String)
   case bool(Bool)
   case null
   case array([JSONValue])
@@ -16,6 +20,7 @@ public enum JSONValue: Sendable, Equatable {
     case (.string(let a), .string(let b)): a == b
     case (.int(let a), .int(let b)): a == b
     case (.double(let a), .double(let b)): a == b
+    case (.number(let a), .number(let b)): a == b
     case (.bool(let a), .bool(let b)): a == b
     case (.null, .null): true
     case (.array(let a), .array(let b)): a == b
@@ -43,6 +48,7 @@ public enum JSONValue: Sendable, Equatable {
     case .double(let d):
       // NOTE: JSON has no NaN or infinity; none of our values can be, but never emit invalid JSON.
       out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
+    case .number(let text): out.append(contentsOf: text.utf8)
     case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
     case .null: out.append(contentsOf: "null".utf8)
     case .array(let items):
