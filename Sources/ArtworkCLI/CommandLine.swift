@@ -9,6 +9,8 @@ import ThumbHashCodec
 public enum ArtworkCommand {
   /// Runs the command line; returns the process exit status.
   public static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
+    // Log lines go out through a buffer: every one of them before the process exits.
+    defer { Logger.flush() }
     do throws(UsageError) {
       guard let command = arguments.first else { throw UsageError(nil, "no command given") }
       let rest = Array(arguments.dropFirst())

@@ -1,12 +1,15 @@
 import ArtworkCore
+import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 
 /// Structured logging: one JSON object per line,
 /// `{"ts":"2026-01-02T03:04:05.678Z","level":"info","msg":"...",...fields}`.
 ///
-/// A value type that is cheap to copy and safe to share: the sink is the only shared part, and
-/// the standard-error sink writes each line with one locked write.
+/// A value type that is cheap to copy and safe to share: the sink is the only shared part. The
+/// standard-error sink never blocks the caller (`StandardErrorWriter`: a bounded buffer and a
+/// thread of its own).
 public struct Logger: Sendable {
   /// Lines below this level are dropped before they are formatted.
   var level: LogLevel
@@ -99,6 +102,14 @@ public struct Logger: Sendable {
     StandardErrorWriter.shared.write(line)
   }
 
+  /// Lines to standard error dropped because its buffer was full (standard error too slow).
+  static var droppedLines: Int { StandardErrorWriter.shared.droppedLines }
+
+  /// Waits until what was logged to standard error is written out (before the process exits).
+  public static func flush() {
+    StandardErrorWriter.shared.flush()
+  }
+
   static func now() -> timespec {
     var time = timespec()
     clock_gettime(CLOCK_REALTIME, &time)
@@ -142,36 +153,126 @@ public struct Logger: Sendable {
   }
 }
 
-/// Serialises writes to standard error so that lines from different threads never interleave.
-/// Each line is one `write(2)` of its bytes (retried on a partial write or EINTR).
-private final class StandardErrorWriter: Sendable {
-  static let shared = StandardErrorWriter()
-  /// The line being written by `write(_ build:)`, its storage kept from line to line.
-  private let buffer = Mutex(LogLine())
+/// Standard error without blocking anyone who logs: lines go into a bounded buffer, and one
+/// thread of its own writes them out. A logging thread (an event loop among them) only appends
+/// to memory under a short lock; when standard error is slow (a full pipe, a stalled terminal),
+/// the buffer fills and further lines are dropped and counted (`droppedLines`, in `/metrics`),
+/// rather than stalling every connection behind a blocked `write(2)`.
+///
+/// Two buffers of `capacity` bytes: loggers append to one while the writer writes the other out,
+/// then they swap. Neither allocates after start-up.
+final class StandardErrorWriter: Sendable {
+  static let shared = StandardErrorWriter(descriptor: 2, capacity: 1 << 20)
+
+  private struct State {
+    /// Where lines are appended.
+    var filling: [UInt8]
+    /// The other buffer, empty, while the writer does not hold it.
+    var spare: [UInt8]?
+    /// The line being built, its storage kept from line to line.
+    var line = LogLine()
+    var dropped = 0
+  }
+
+  private let descriptor: Int32
+  private let capacity: Int
+  private let state: Mutex<State>
+  private let wake = DispatchSemaphore(value: 0)
+  /// Signalled by the writer each time the buffer it took is out.
+  private let written = DispatchSemaphore(value: 0)
+
+  /// A writer to `descriptor` (standard error; a pipe in tests) buffering `capacity` bytes.
+  init(descriptor: Int32, capacity: Int) {
+    self.descriptor = descriptor
+    self.capacity = capacity
+    var filling = [UInt8]()
+    filling.reserveCapacity(capacity)
+    var spare = [UInt8]()
+    spare.reserveCapacity(capacity)
+    state = Mutex(State(filling: filling, spare: spare))
+    let thread = Thread { [self] in run() }
+    thread.name = "artwork-log"
+    thread.start()
+  }
+
+  /// Lines dropped because the buffer was full, since the process started.
+  var droppedLines: Int { state.withLock { $0.dropped } }
 
   func write(_ line: String) {
     var line = line
-    line.withUTF8 { bytes in
-      buffer.withLock { _ in Self.write(UnsafeRawBufferPointer(bytes)) }
-    }
+    line.withUTF8 { bytes in append { $0.append(contentsOf: bytes) } }
   }
 
-  /// Builds a line in the writer's buffer and writes it: no storage of its own.
+  /// Builds a line in the writer's own line buffer and appends it: no storage of its own.
   func write(_ build: (inout LogLine) -> Void) {
-    buffer.withLock { line in
-      line.removeAll()
-      build(&line)
-      line.bytes.withUnsafeBytes { Self.write($0) }
+    let wasEmpty = state.withLock { state -> Bool in
+      state.line.removeAll()
+      build(&state.line)
+      return Self.append(state.line.bytes, to: &state, capacity: capacity)
+    }
+    if wasEmpty { wake.signal() }
+  }
+
+  private func append(_ body: (inout [UInt8]) -> Void) {
+    let wasEmpty = state.withLock { state -> Bool in
+      var bytes = [UInt8]()
+      body(&bytes)
+      return Self.append(bytes, to: &state, capacity: capacity)
+    }
+    if wasEmpty { wake.signal() }
+  }
+
+  /// Appends `line` if it fits; answers whether the buffer was empty before (the writer is to be
+  /// woken).
+  private static func append(_ line: [UInt8], to state: inout State, capacity: Int) -> Bool {
+    guard state.filling.count + line.count <= capacity else {
+      state.dropped += 1
+      return false
+    }
+    let wasEmpty = state.filling.isEmpty
+    state.filling.append(contentsOf: line)
+    return wasEmpty
+  }
+
+  /// Waits until every line appended so far is written (or `timeout` passed): before the process
+  /// exits.
+  func flush(timeout: Duration = .seconds(2)) {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let idle = state.withLock { $0.filling.isEmpty && $0.spare != nil }
+      if idle { return }
+      wake.signal()
+      _ = written.wait(timeout: .now() + .milliseconds(50))
     }
   }
 
-  private static func write(_ bytes: UnsafeRawBufferPointer) {
+  /// The writer's life: take the filled buffer, give back the empty one, write it out.
+  private func run() {
+    while true {
+      wake.wait()
+      while true {
+        let taken = state.withLock { state -> [UInt8]? in
+          guard !state.filling.isEmpty, var spare = state.spare else { return nil }
+          swap(&state.filling, &spare)
+          state.spare = nil
+          return spare
+        }
+        guard var full = taken else { break }
+        full.withUnsafeBytes { Self.write($0, to: descriptor) }
+        full.removeAll(keepingCapacity: true)
+        state.withLock { $0.spare = full }
+        written.signal()
+      }
+    }
+  }
+
+  private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
     var offset = 0
     while offset < bytes.count {
-      let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
-        return  // Nowhere to report a failure to log; drop the line.
+        return  // Nowhere to report a failure to log; drop the lines.
       }
       offset += written
     }

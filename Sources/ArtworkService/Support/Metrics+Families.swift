@@ -99,6 +99,10 @@ extension Metrics {
   static let imageCacheEntries = Family(
     name: "artwork_image_cache_entries", help: "Images held by the hot-image cache.",
     type: .gauge, labels: [], buckets: [])
+  static let logLinesDropped = Family(
+    name: "artwork_log_lines_dropped_total",
+    help: "Log lines dropped because standard error was too slow and its buffer full.",
+    type: .counter, labels: [], buckets: [])
   static let buildInfo = Family(
     name: "artwork_build_info", help: "Always 1; the labels say what runs.", type: .gauge,
     labels: ["version", "libvips"], buckets: [])
@@ -129,7 +133,7 @@ extension Metrics {
     buildInfo, requests, requestDuration, inFlight, artworkCreated, bytesStored, stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,
-    workerRefusals, workerRestarts, workerRestartFailures, residentMemory,
+    workerRefusals, workerRestarts, workerRestartFailures, logLinesDropped, residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,
   ]
 }

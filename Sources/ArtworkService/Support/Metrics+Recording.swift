@@ -75,6 +75,7 @@ extension Metrics {
     set(Self.imageCacheMisses, to: Double(hotImages.misses))
     set(Self.imageCacheBytes, to: Double(hotImages.bytes))
     set(Self.imageCacheEntries, to: Double(hotImages.entries))
+    set(Self.logLinesDropped, to: Double(Logger.droppedLines))
     if let source = inFlightSource.withLock({ $0 }) { set(Self.inFlight, to: Double(source())) }
   }
 
