@@ -257,15 +257,11 @@ extension BlockingPool where Local == Void {
   /// Throws `ArtworkError(.busy)` with `retryAfter: 1` without waiting when the queue is full or
   /// the pool is shutting down. The continuation is resumed exactly once: here on refusal, or by
   /// the one thread that takes the job. A cancelled task still waits for its job (the work may
-  /// hold C resources that must be released on its own thread).
-  ///
-  /// Called from one of the pool's own threads (a handler that goes on there after an earlier
-  /// step, see `InlineExecutor` in the HTTP target), `work` runs at once on that thread: it is
-  /// a thread for this kind of work already, and another hand-off would gain nothing.
+  /// hold C resources that must be released on its own thread). The caller goes on on its own
+  /// executor: the pool thread only resumes it, and is free (and counted free) at once.
   public func run<T: Sendable>(
     _ work: @escaping @Sendable () throws(ArtworkError) -> T
   ) async throws(ArtworkError) -> T {
-    if isCurrentThread { return try work() }
     let refusal = self.refusal
     let result: Result<T, ArtworkError> = await withCheckedContinuation { continuation in
       let accepted = enqueue { _ in

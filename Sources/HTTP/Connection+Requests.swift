@@ -184,10 +184,11 @@ extension Connection {
     let handler = route.handler
     let (loop, core, fd, serial, number) = (loop, core, fd, serial, exchange.number)
     core.live.increment()
+    // The handler runs on Swift's global executor, and goes on there after each step it
+    // waits for: never on the thread that woke it (a pool thread, or another request's, which
+    // would then run the waiters of one result one after another).
     Task.detached {
-      let response = await withTaskExecutorPreference(InlineExecutor.shared) {
-        await handler(ready)
-      }
+      let response = await handler(ready)
       loop.post { loop in loop.connection(fd, serial: serial)?.handlerFinished(number, response) }
       core.live.decrement()
     }

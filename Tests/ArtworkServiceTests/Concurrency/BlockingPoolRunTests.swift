@@ -143,3 +143,24 @@ private final class Occupancy: Sendable {
     await pool.shutdown()
   }
 }
+
+/// A caller woken by a pool goes on on Swift's executor, never on the pool's thread: the pool
+/// thread is free, and counted free, as soon as it has resumed the caller.
+@Suite struct BlockingPoolResumeTests {
+  /// The name of the calling thread, as the kernel has it.
+  static func threadName() -> String {
+    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test func callersGoOnOffThePoolsThreads() async throws {
+    let pool = BlockingPool<Void>(name: "t-resume", threads: 1, queueLimit: 10)
+    for _ in 0..<20 {
+      let inside = try await pool.run { () throws(ArtworkError) in Self.threadName() }
+      #expect(inside.hasPrefix("t-resume"))
+      #expect(!Self.threadName().hasPrefix("t-resume"))
+      // The thread that ran the job is free while its caller goes on.
+      #expect(pool.stats.busy == 0)
+    }
+  }
+}
