@@ -227,6 +227,8 @@ static inline int artwork_http_epoll_wait(int epoll, uint64_t *tokens, uint32_t 
 static inline uint32_t artwork_http_event_in(void) { return EPOLLIN; }
 static inline uint32_t artwork_http_event_out(void) { return EPOLLOUT; }
 static inline uint32_t artwork_http_event_hangup(void) { return EPOLLRDHUP | EPOLLHUP | EPOLLERR; }
+/// The peer is gone both ways (a reset, or both sides shut): nothing more can be said to it.
+static inline uint32_t artwork_http_event_gone(void) { return EPOLLHUP | EPOLLERR; }
 static inline uint32_t artwork_http_event_edge(void) { return EPOLLET; }
 static inline uint32_t artwork_http_event_exclusive(void) { return EPOLLEXCLUSIVE; }
 

@@ -35,9 +35,22 @@ extension Connection {
     core.inFlight.add(1, ordering: .relaxed)
     enter(.body)
     if let breach = FramingRules.judge(
-      version: version, fields: parser.fields, contentLength: parser.contentLength)
+      version: version, fields: parser.fields, hasContentLength: parser.hasContentLength)
     {
       refuseAndClose(breach)
+      return
+    }
+    if parser.target == [UInt8(ascii: "*")] {
+      // The asterisk form (RFC 9112 3.2.4) asks about the server as a whole, with OPTIONS only.
+      if method == .options {
+        var methods = Set(core.router.routes.map(\.method.rawValue) + ["OPTIONS"])
+        if methods.contains("GET") { methods.insert("HEAD") }
+        reject(
+          HTTPResponse(status: 204, headers: ["Allow": methods.sorted().joined(separator: ", ")]))
+      } else {
+        reject(
+          problem(ServerAnswer(status: 400, detail: "Only OPTIONS may ask about the server as *.")))
+      }
       return
     }
     guard let target = RequestTarget(parser.target) else {
@@ -69,12 +82,19 @@ extension Connection {
         return
       }
       let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
-      if let declared = parser.contentLength, declared > limit {
+      switch parser.declaredLength {
+      case .bytes(let declared) where declared > limit:
         reject(
           problem(
             ServerAnswer(
               status: 413, detail: route.tooLargeDetail(declared: declared, limit: limit))))
         return
+      case .beyondAnyLimit:
+        reject(
+          problem(
+            ServerAnswer(status: 413, detail: route.tooLargeDetail(declared: nil, limit: limit))))
+        return
+      case .none, .bytes: break
       }
       if let preflight = route.preflight, let response = preflight(&head) {
         reject(response)
@@ -119,8 +139,7 @@ extension Connection {
     exchange?.parameters = parameters
     exchange?.head = head
     exchange?.bodyStarted = loop.now
-    parser.bodyLimit = limit
-    parser.reserveBody(declared)
+    parser.collectBody(limit: limit, expected: declared)
     if expects100, parser.expectsBody {
       output.append(ResponseHead.continueInterim)
       flush()

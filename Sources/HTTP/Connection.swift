@@ -64,8 +64,10 @@ final class Connection {
   var drainDeadline: ContinuousClock.Instant?
   /// The answer of a parked connection and when it goes out.
   var parkedAnswer: (until: ContinuousClock.Instant, response: HTTPResponse)?
-  /// Set when epoll reported the client's end of stream (or an error).
+  /// Set when epoll reported the client's end of stream (a FIN, or a reset).
   var peerHungUp = false
+  /// Set when epoll reported the client gone both ways (a reset, an error).
+  var peerGone = false
 
   init(loop: EventLoop, fd: Int32, serial: UInt64, address: String) {
     self.loop = loop
@@ -92,6 +94,12 @@ final class Connection {
   /// the phase wants it. Called on every readiness event and after every state change.
   func drive() {
     guard phase != .closed else { return }
+    if peerGone {
+      // A reset: whatever the phase, nothing can reach the client any more. What the
+      // connection holds (its slot, its body reservation, its in-flight count) goes now.
+      close()
+      return
+    }
     if !output.isEmpty { flush() }
     readInput()
   }
@@ -149,8 +157,10 @@ final class Connection {
           pending = Array(UnsafeRawBufferPointer(rebasing: loop.scratch[(count - rest)..<count]))
         }
         // NOTE: a short read emptied the socket; bytes arriving later raise a new edge, so
-        // asking again now would only cost a system call that answers EAGAIN.
-        if count < loop.scratch.count { return }
+        // asking again now would only cost a system call that answers EAGAIN. Unless the client
+        // has closed its side: then no edge will come, and the end of the stream must be read
+        // now, with the last bytes, or the connection would wait for its deadline.
+        if count < loop.scratch.count, !peerHungUp { return }
       } else if count == 0 {
         endOfInput()
         return

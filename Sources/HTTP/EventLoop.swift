@@ -138,7 +138,9 @@ final class EventLoop: @unchecked Sendable {
           guard let connection = connections[Int32(truncatingIfNeeded: tokens[index])] else {
             continue
           }
-          if events[index] & artwork_http_event_hangup() != 0 { connection.peerHungUp = true }
+          let event = events[index]
+          if event & artwork_http_event_hangup() != 0 { connection.peerHungUp = true }
+          if event & artwork_http_event_gone() != 0 { connection.peerGone = true }
           connection.drive()
         }
       }

@@ -10,6 +10,9 @@ enum ParseFailure: Equatable {
   case foldedLine
   /// The request line does not end in ` HTTP/x.y`.
   case requestLine
+  /// A Content-Length of more digits than http-parser counts (past 2^64): larger than any
+  /// body this server takes, so a 413 like any other over its limit.
+  case lengthBeyondAnyLimit
 }
 
 /// An answer the server gives by itself, before (or instead of) a handler: a status and the
@@ -25,7 +28,7 @@ struct ServerAnswer: Equatable {
 enum FramingRules {
   /// The breach in a head that http-parser accepted, or nil when the head is well-formed.
   static func judge(
-    version: (major: Int, minor: Int), fields: [RequestParser.Field], contentLength: Int?
+    version: (major: Int, minor: Int), fields: [RequestParser.Field], hasContentLength: Bool
   ) -> ServerAnswer? {
     guard version.major == 1, version.minor == 0 || version.minor == 1 else {
       return ServerAnswer(
@@ -72,7 +75,7 @@ enum FramingRules {
         return ServerAnswer(
           status: 400, detail: "Transfer-Encoding is not allowed in an HTTP/1.0 request.")
       }
-      if contentLength != nil {
+      if hasContentLength {
         return bothLengthAndCoding
       }
       guard codings.count == 1, same(codings[0], "chunked") else {
@@ -108,6 +111,10 @@ enum FramingRules {
         status: 400, detail: "A header value must not continue on a folded line (obs-fold).")
     case .requestLine:
       return answer(for: HPE_INVALID_CONSTANT, inBody: false, fields: fields, start: start)
+    case .lengthBeyondAnyLimit:
+      return ServerAnswer(
+        status: 413,
+        detail: "The declared Content-Length is larger than any request body taken here.")
     case .parser(let error, let inBody):
       return answer(for: error, inBody: inBody, fields: fields, start: start)
     }

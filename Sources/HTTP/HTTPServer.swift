@@ -20,7 +20,7 @@ public final class HTTPServer: Sendable {
 
   /// The port actually bound (useful with port 0).
   public let port: Int
-  private let core: ServerCore
+  let core: ServerCore
   private let loops: [EventLoop]
   private let listener: Int32
   private let lifecycle = Mutex(Lifecycle())

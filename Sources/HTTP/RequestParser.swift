@@ -96,18 +96,56 @@ final class RequestParser {
   /// Whether the body is chunked.
   var isChunked: Bool { artwork_http_chunked(raw) != 0 }
 
-  /// The declared Content-Length, when there is one.
-  var contentLength: Int? {
-    guard artwork_http_has_length(raw) != 0 else { return nil }
-    return Int(exactly: raw.pointee.content_length)
+  /// What the head declares of the body's length.
+  enum DeclaredLength: Equatable {
+    /// No Content-Length.
+    case none
+    case bytes(Int)
+    /// A Content-Length too large for an `Int` (2^63 and up): larger than any limit.
+    case beyondAnyLimit
   }
+
+  /// The declared Content-Length. Compared to a limit it is a number of any size: a value
+  /// beyond `Int` is over every limit, never "no length".
+  var declaredLength: DeclaredLength {
+    guard artwork_http_has_length(raw) != 0 else { return .none }
+    guard let length = Int(exactly: raw.pointee.content_length) else { return .beyondAnyLimit }
+    return .bytes(length)
+  }
+
+  /// The declared Content-Length when it fits an `Int`.
+  var contentLength: Int? {
+    if case .bytes(let length) = declaredLength { return length }
+    return nil
+  }
+
+  /// Whether the head has a Content-Length field (whatever its value).
+  var hasContentLength: Bool { artwork_http_has_length(raw) != 0 }
 
   /// Whether the request asks to switch protocols (Upgrade or CONNECT): nothing after it is
   /// HTTP/1.1 any more, so its connection closes after the answer.
   var isUpgrade: Bool { artwork_http_upgrade(raw) != 0 }
 
   /// Whether a body follows the head.
-  var expectsBody: Bool { isChunked || (contentLength ?? 0) > 0 }
+  var expectsBody: Bool {
+    switch declaredLength {
+    case .none: isChunked
+    case .bytes(let length): length > 0
+    case .beyondAnyLimit: true
+    }
+  }
+
+  /// Whether body bytes are kept (`body`) or only counted: only an accepted request's are
+  /// (`collectBody`); a refused one's body is never held in memory.
+  private(set) var collectsBody = false
+
+  /// Keeps the body of the current message from now on, within `limit` bytes, with room for
+  /// `expected` reserved.
+  func collectBody(limit: Int, expected: Int) {
+    collectsBody = true
+    bodyLimit = limit
+    body.reserveCapacity(expected)
+  }
 
   /// Forgets the last request's head, before the next request's first byte is fed (the parser
   /// reports the start of a message only once its method looks valid).
@@ -129,11 +167,6 @@ final class RequestParser {
     return body
   }
 
-  /// Reserves room for a body of `count` bytes.
-  func reserveBody(_ count: Int) {
-    body.reserveCapacity(count)
-  }
-
   /// Parses as much of `bytes` as the current message allows. Bytes after `consumed` were not
   /// looked at: feed them again after a `.headComplete` or `.messageComplete` stop.
   func feed(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, stop: Stop) {
@@ -149,6 +182,12 @@ final class RequestParser {
     defer { fedBefore += consumed }
     if countsHead { headBytes += consumed }
     let error = artwork_http_errno(raw)
+    if error == HPE_INVALID_CONTENT_LENGTH, place != .body, consumed < bytes.count,
+      (48...57).contains(bytes[consumed])
+    {
+      // http-parser stops at the digit that would overflow its count: a length, not garbage.
+      return (consumed, .failed(.lengthBeyondAnyLimit))
+    }
     if error != HPE_OK && error != HPE_PAUSED {
       return (consumed, .failed(.parser(error, inBody: place == .body)))
     }
@@ -219,6 +258,8 @@ final class RequestParser {
     headBytes = 0
     bodyBytes = 0
     body = []
+    collectsBody = false
+    bodyLimit = Int.max
     lastWasValue = false
     lastValueEnd = -1
     targetEnd = -1
@@ -276,7 +317,7 @@ final class RequestParser {
       pause(.bodyOverLimit)
       return
     }
-    append(at, length, to: &body)
+    if collectsBody { append(at, length, to: &body) }
   }
 
   fileprivate func messageComplete() {

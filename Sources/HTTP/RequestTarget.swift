@@ -14,17 +14,31 @@ struct RequestTarget: Sendable {
   private let pathIsEscaped: Bool
 
   /// Parses a target. Nil when it is not a path, has a malformed escape, or decodes to NUL or
-  /// invalid UTF-8 in the path.
+  /// invalid UTF-8 in the path; or, in absolute form, when its scheme is not http or https, it
+  /// has user info (`user:pass@`), or no host.
   init?(_ target: [UInt8]) {
     let slash = UInt8(ascii: "/")
     var bytes = target
     if bytes.first != slash {
-      // Absolute form: drop `scheme://authority`.
+      // Absolute form (RFC 9112 3.2.2): `http(s)://authority` then the path, whose authority
+      // the server may ignore, but only once it is one a client of this server could mean.
       guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
         bytes[colon...].starts(with: "://".utf8)
       else { return nil }
+      let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+      guard scheme == "http" || scheme == "https" else { return nil }
       let authority = colon + 3
-      bytes = bytes[authority...].firstIndex(of: slash).map { Array(bytes[$0...]) } ?? [slash]
+      let authorityEnd =
+        bytes[authority...].firstIndex { $0 == slash || $0 == UInt8(ascii: "?") } ?? bytes.count
+      let host = bytes[authority..<authorityEnd]
+      guard !host.isEmpty, !host.contains(UInt8(ascii: "@")) else { return nil }
+      if authorityEnd == bytes.count {
+        bytes = [slash]
+      } else if bytes[authorityEnd] == slash {
+        bytes = Array(bytes[authorityEnd...])
+      } else {
+        bytes = [slash] + bytes[authorityEnd...]
+      }
     }
     self.bytes = bytes
     pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count

@@ -111,9 +111,20 @@ import Testing
     Breach(
       name: "Content-Length empty",
       request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n", status: 400),
+    // A length is compared to the limit as a number of any size: far over it is a 413.
     Breach(
       name: "Content-Length past 2^64",
       request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+      status: 413),
+    Breach(
+      name: "Content-Length between 2^63 and 2^64",
+      request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 18446744073709551000\r\n\r\n",
+      status: 413),
+    Breach(
+      name: "Content-Length past 2^63 with Transfer-Encoding",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 9223372036854775808\r\n"
+        + "Transfer-Encoding: chunked\r\n\r\n",
       status: 400),
     Breach(
       name: "NUL in the path", request: "GET /a\u{0}b HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),

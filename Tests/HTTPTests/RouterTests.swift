@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HTTP
@@ -183,5 +184,39 @@ extension UInt8 {
     headers.add("X-New", "1")
     #expect(headers.map(\.name) == ["Host", "Connection", "X-Request-Id", "x-request-id", "X-New"])
     #expect(headers.lists("connection", "TE") && headers["X-Request-Id"] == "abc")
+  }
+}
+
+/// The absolute form and the asterisk form of a request-target (RFC 9112 3.2.2, 3.2.4).
+@Suite struct TargetFormTests {
+  @Test(arguments: [
+    ("http://example.org/a/b?c=1", "/a/b"), ("HTTPS://example.org", "/"),
+    ("http://example.org?x=1", "/"), ("http://127.0.0.1:8080/v1/images/x", "/v1/images/x"),
+  ])
+  func absoluteFormsOfHTTPAreTheirPath(target: String, path: String) throws {
+    #expect(try #require(RequestTarget(target)).path == path)
+  }
+
+  @Test(arguments: [
+    "ftp://example.org/a", "file:///etc/passwd", "http://user:pass@example.org/a",
+    "http://@example.org/a", "http:///a", "javascript://x/a", "*",
+  ])
+  func otherSchemesAndUserInfoAreRefused(target: String) {
+    #expect(RequestTarget(target) == nil)
+  }
+
+  @Test func optionsAsteriskAsksAboutTheServer() async throws {
+    var router = Router()
+    router.add(.get, "/a") { _ in HTTPResponse(status: 200) }
+    router.add(.post, "/b") { _ in HTTPResponse(status: 200) }
+    let server = try TestServer(router)
+    let options = try await RawHTTPExchange.run(
+      port: server.port, [RawHTTPExchange.bytes("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n")])
+    #expect(options.statuses == [204])
+    #expect(options.responses.first?.header("Allow") == "GET, HEAD, OPTIONS, POST")
+    let get = try await RawHTTPExchange.run(
+      port: server.port, [RawHTTPExchange.bytes("GET * HTTP/1.1\r\nHost: x\r\n\r\n")])
+    #expect(get.statuses == [400])
+    await server.stop()
   }
 }
