@@ -109,13 +109,13 @@ import Testing
   @Test(arguments: [false, true])
   func aClientGoneMidBodyReleasesEverythingAtOnce(reset: Bool) async throws {
     var router = Self.router()
-    router.add(
-      .get, "/busy",
-      immediate: { _ in
-        usleep(400_000)  // holds the loop thread, as a slow answer from memory would
-        return HTTPResponse(status: 200)
-      }
-    ) { _ in HTTPResponse(status: 200) }
+    // Holds the loop thread, as a slow answer from memory would.
+    let holdLoop: @Sendable (inout HTTPRequest) -> HTTPResponse? = { _ in
+      usleep(400_000)
+      return HTTPResponse(status: 200)
+    }
+    let never: @Sendable (HTTPRequest) async -> HTTPResponse = { _ in HTTPResponse(status: 200) }
+    router.add(.get, "/busy", immediate: holdLoop, never)
     let server = try TestServer(router) { configuration in
       configuration.threadCount = 1
       configuration.idleTimeout = .seconds(75)
