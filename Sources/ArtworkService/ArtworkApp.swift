@@ -104,7 +104,7 @@ public final class ArtworkApp: Sendable {
 
   /// The largest request body a POST with an image may have: the image limit plus room for
   /// multipart framing. Larger bodies are refused with 413 before they are read.
-  var maxUploadBodyBytes: Int { config.maxSourceBytes + 64 * 1024 }
+  var maxUploadBodyBytes: Int { config.maxSourceBytes + ServiceConfig.formOverhead }
 
   /// Every route of the API.
   func router() -> Router {
@@ -112,32 +112,32 @@ public final class ArtworkApp: Sendable {
     let credentials = preflight { [self] (head) throws(ArtworkError) in
       try checkCredentials(&head)
     }
-    let upload = preflight { [self] (head) throws(ArtworkError) in try checkUploadHead(&head) }
-    let json = preflight { [self] (head) throws(ArtworkError) in
+    let upload = checked { [self] (head) throws(ArtworkError) in try checkUploadHead(head) }
+    let json = checked { [self] (head) throws(ArtworkError) in
       try checkJSONHead(
-        &head, refusal: "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
+        head, refusal: "Send JSON {\"url\": \"https://...\"} with Content-Type application/json.")
     }
-    let content = preflight { [self] (head) throws(ArtworkError) in
+    let content = checked { [self] (head) throws(ArtworkError) in
       try checkJSONHead(
-        &head,
+        head,
         refusal: "Send the activity's content object as JSON, with Content-Type application/json.")
     }
     let uploadLimit = maxUploadBodyBytes
     let tooLarge: @Sendable (Int?) -> String = { [self] in uploadTooLarge(declared: $0) }
     router.add(
       .post, "/v1/artwork", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge,
-      authorize: credentials, preflight: upload,
-      immediate: { [self] in rememberedArtwork(&$0) }, handler(createArtwork))
+      authorize: credentials, check: upload,
+      immediate: { [self] in rememberedArtwork($0, &$1) }, handler: handled(createArtwork))
     router.add(
       .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge,
-      authorize: credentials, preflight: upload,
-      immediate: { [self] in rememberedThumbHash(&$0) }, handler(computeThumbHash))
+      authorize: credentials, check: upload,
+      immediate: { [self] in rememberedThumbHash($0, &$1) }, handler: handled(computeThumbHash))
     router.add(
-      .post, "/v1/check", maxBodyBytes: 16 * 1024, authorize: credentials, preflight: json,
-      handler(checkURL))
+      .post, "/v1/check", maxBodyBytes: 16 * 1024, authorize: credentials, check: json,
+      handler: handled(checkURL))
     router.add(
-      .post, "/v1/content", maxBodyBytes: 256 * 1024, authorize: credentials, preflight: content,
-      handler(fillContent))
+      .post, "/v1/content", maxBodyBytes: 256 * 1024, authorize: credentials, check: content,
+      handler: handled(fillContent))
     router.add(
       .get, "/v1/images/{name}", immediate: { [self] in rememberedImage($0) },
       handler(serveImage))

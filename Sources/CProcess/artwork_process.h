@@ -73,6 +73,13 @@ static inline void artwork_process_trim_heap(void) {
   malloc_trim(0);
 }
 
+/// Makes glibc serve every allocation of at least `bytes` with a mapping of its own, given back
+/// to the system when freed (and stops glibc raising that threshold as it otherwise does after
+/// a large free): request bodies of the service then leave no heap behind once answered.
+static inline void artwork_process_unmap_large_allocations(int bytes) {
+  mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
 /// Bytes of heap glibc holds free (not returned to the system): what a trim would give back.
 static inline size_t artwork_process_free_heap_bytes(void) {
   struct mallinfo2 info = mallinfo2();

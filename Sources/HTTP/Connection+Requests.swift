@@ -100,6 +100,15 @@ extension Connection {
         reject(response)
         return
       }
+      if let prepare = route.prepare {
+        switch prepare(head) {
+        case .refused(let response):
+          reject(response)
+          return
+        case .accepted(let steps):
+          exchange.steps = steps
+        }
+      }
       accept(
         route: route, parameters: parameters, head: head, limit: limit,
         expects100: version.minor == 1 && headers.contains("Expect"))
@@ -192,22 +201,33 @@ extension Connection {
     }
     guard let route = exchange.route, let head = exchange.head else { return }
     var request = HTTPRequest(head: head, body: parser.takeBody(), captures: exchange.parameters)
-    if let immediate = route.immediate, let response = immediate(&request) {
-      respond(response)
-      return
+    let handler: @Sendable () async -> HTTPResponse
+    if let steps = exchange.steps {
+      switch steps(request) {
+      case .answer(let response):
+        respond(response)
+        return
+      case .handle(let run): handler = run
+      }
+    } else {
+      if let immediate = route.immediate, let response = immediate(&request) {
+        respond(response)
+        return
+      }
+      // A constant for the task: a `var` captured by an escaping closure lives in a box of
+      // its own, allocated for every request, answered from memory or not.
+      let ready = request
+      let routeHandler = route.handler
+      handler = { await routeHandler(ready) }
     }
     enter(.handling)
-    // A constant for the task: a `var` captured by an escaping closure lives in a box of its
-    // own, allocated for every request, answered from memory or not.
-    let ready = request
-    let handler = route.handler
     let (loop, core, fd, serial, number) = (loop, core, fd, serial, exchange.number)
     core.live.increment()
     // The handler runs on Swift's global executor, and goes on there after each step it
     // waits for: never on the thread that woke it (a pool thread, or another request's, which
     // would then run the waiters of one result one after another).
     Task.detached {
-      let response = await handler(ready)
+      let response = await handler()
       loop.post { loop in loop.connection(fd, serial: serial)?.handlerFinished(number, response) }
       core.live.decrement()
     }

@@ -273,6 +273,7 @@ final class Exchange {
     bytesSent = 0
     stream = nil
     answered = false
+    steps = nil
   }
 
   var id: RequestID?
@@ -289,6 +290,8 @@ final class Exchange {
   /// An answer decided from a head without a body, sent once the message is complete.
   var rejection: HTTPResponse?
   var route: Router.Route?
+  /// The later steps of a route with a typed context, with the context its check made.
+  var steps: (@Sendable (HTTPRequest) -> Router.Proceed)?
   var parameters = PathCaptures()
   var head: HTTPRequestHead?
   /// When the body began to arrive.

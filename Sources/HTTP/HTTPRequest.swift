@@ -5,8 +5,6 @@ public struct HTTPRequest: Sendable {
   public var head: HTTPRequestHead
   /// The request body; empty when there was none.
   public var body: [UInt8]
-  /// What the route's `immediate` step parsed from the request, for its handler.
-  public var attachment: (any Sendable)?
   let captures: PathCaptures
 
   /// A request without path captures; the server builds requests itself, this is for callers

@@ -18,8 +18,6 @@ public struct HTTPRequestHead: Sendable {
   public let headers: HTTPHeaders
   /// The peer's IP address as text, when known.
   public let remoteAddress: String?
-  /// What the route's preflight parsed from the head, for the steps after it.
-  public var attachment: (any Sendable)?
 
   let requestID: RequestID
   let target: RequestTarget

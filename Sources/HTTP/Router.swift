@@ -15,14 +15,28 @@ public struct Router: Sendable {
     let preflight: Preflight?
     let immediate: Immediate?
     let handler: HTTPHandler
+    /// The head check of a route with a typed context (`add(_:_:check:...)`): the request's
+    /// later steps, with the context the check made, or the refusal.
+    let prepare: (@Sendable (HTTPRequestHead) -> Prepared)?
   }
 
-  /// A check of the request head: a response refuses the request; nil lets it go on. What it
-  /// parsed can be left in `head.attachment` for the later steps.
+  /// A check of the request head: a response refuses the request; nil lets it go on.
   public typealias Preflight = @Sendable (_ head: inout HTTPRequestHead) -> HTTPResponse?
-  /// An answer from memory on the server thread, or nil to run the handler; what it parsed can
-  /// be left in `request.attachment` for the handler.
+  /// An answer from memory on the server thread, or nil to run the handler.
   public typealias Immediate = @Sendable (_ request: inout HTTPRequest) -> HTTPResponse?
+
+  /// What a typed head check decided: a refusal, or the request's later steps.
+  enum Prepared: Sendable {
+    case refused(HTTPResponse)
+    /// The steps to run once the whole request is in, the context captured.
+    case accepted(@Sendable (HTTPRequest) -> Proceed)
+  }
+
+  /// What to do with a complete request: answer it now, or run its handler.
+  enum Proceed: Sendable {
+    case answer(HTTPResponse)
+    case handle(@Sendable () async -> HTTPResponse)
+  }
 
   /// What a lookup found.
   enum Resolution: Sendable {
@@ -71,7 +85,50 @@ public struct Router: Sendable {
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
         bodyTooLarge: bodyTooLarge, authorize: authorize, preflight: preflight,
-        immediate: immediate, handler: handler))
+        immediate: immediate, handler: handler, prepare: nil))
+  }
+
+  /// Adds a route whose head check makes a typed per-request `Context` (what it parsed, what
+  /// it holds for the request: an admission, say), which the later steps are given as it is,
+  /// never as a value to cast back.
+  ///
+  /// - Parameters:
+  ///   - check: runs once the headers are complete, after `authorize` and the size check,
+  ///     before any body byte is read, on a server thread (quick, non-blocking): the context,
+  ///     or a response that refuses the request (as `preflight`'s).
+  ///   - immediate: runs on the server thread once the whole body is in: an answer from
+  ///     memory, or nil to run `handler`, having refined the context for it (what it parsed).
+  ///   - handler: produces the response from the request and its context.
+  ///
+  /// The other parameters are `add`'s.
+  public mutating func add<Context: Sendable>(
+    _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
+    bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
+    authorize: Preflight? = nil,
+    check: @escaping @Sendable (_ head: HTTPRequestHead) -> Result<Context, CheckRefusal>,
+    immediate: (@Sendable (_ request: HTTPRequest, _ context: inout Context) -> HTTPResponse?)? =
+      nil,
+    handler:
+      @escaping @Sendable (_ request: HTTPRequest, _ context: Context) async
+      -> HTTPResponse
+  ) {
+    let prepare: @Sendable (HTTPRequestHead) -> Prepared = { head in
+      switch check(head) {
+      case .failure(let refusal): return .refused(refusal.response)
+      case .success(let made):
+        return .accepted { request in
+          var context = made
+          if let immediate, let answer = immediate(request, &context) { return .answer(answer) }
+          let ready = context
+          return .handle { await handler(request, ready) }
+        }
+      }
+    }
+    table.append(
+      Route(
+        method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
+        bodyTooLarge: bodyTooLarge, authorize: authorize, preflight: nil, immediate: nil,
+        handler: { _ in HTTPResponse(status: 500) }, prepare: prepare))
   }
 
   /// Every route as its method and pattern (`GET /v1/images/{name}`), in the order added: what
@@ -107,4 +164,11 @@ extension Router.Route {
     if let declared { return "The request body is \(declared) bytes; the limit is \(limit) bytes." }
     return "The request body is larger than the limit of \(limit) bytes."
   }
+}
+
+/// A typed head check's refusal: the response to send instead of running the route.
+public struct CheckRefusal: Error, Sendable {
+  public let response: HTTPResponse
+
+  public init(_ response: HTTPResponse) { self.response = response }
 }

@@ -18,6 +18,7 @@ public final class WorkerPool: Sendable {
   private let idle = Mutex<[WorkerProcess]>([])
   private let failed: FailedInputs
   private let events: @Sendable (WorkerEvent) -> Void
+  private let admissions: Admissions
 
   /// Starts every worker and waits until each is ready (locked down); throws when one cannot
   /// start, so that a service never runs without containment.
@@ -29,6 +30,7 @@ public final class WorkerPool: Sendable {
     self.settings = settings
     self.events = events
     failed = FailedInputs(lifetime: settings.failureMemory)
+    admissions = Admissions(capacity: max(1, settings.count) + max(0, settings.queueLimit))
     threads = BlockingPool(
       name: "artwork-img", threads: settings.count, queueLimit: settings.queueLimit,
       refusal: "the image queue is full; retry in a second", prestart: true)
@@ -40,6 +42,45 @@ public final class WorkerPool: Sendable {
 
   /// Whether a job submitted now would be refused (every worker busy and the queue full).
   public var isFull: Bool { threads.isFull }
+
+  /// An upload's place among the workers' jobs, from its head to its end: at most as many as
+  /// the workers and their queue can take are out at once, so no more upload bodies are held
+  /// than can be worked on. Given back when the value goes (the request ended, however).
+  public final class Admission: Sendable {
+    private let pool: Admissions
+
+    fileprivate init(_ pool: Admissions) { self.pool = pool }
+
+    deinit { pool.release() }
+  }
+
+  /// The admissions out, and how many may be.
+  fileprivate final class Admissions: Sendable {
+    let capacity: Int
+    private let out = Mutex(0)
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func take() -> Bool {
+      out.withLock { out in
+        guard out < capacity else { return false }
+        out += 1
+        return true
+      }
+    }
+
+    func release() { out.withLock { $0 -= 1 } }
+
+    var count: Int { out.withLock { $0 } }
+  }
+
+  /// An admission for an upload, or nil when the workers and their queue are spoken for.
+  public func admit() -> Admission? {
+    admissions.take() ? Admission(admissions) : nil
+  }
+
+  /// Admissions out now (uploads between their head and their end).
+  public var admitted: Int { admissions.count }
 
   /// Jobs running and waiting.
   public var stats: PoolStats { threads.stats }

@@ -185,14 +185,15 @@ import Testing
     used.bytesSent = 5
     used.stream = StreamState(next: { nil }, remaining: 1, chunked: false)
     used.answered = true
+    used.steps = { _ in .answer(HTTPResponse(status: 200)) }
     used.reset(number: 2, started: started)
 
     let labels = Mirror(reflecting: fresh).children.map { $0.label ?? "?" }
     #expect(
       labels == [
         "number", "started", "id", "method", "target", "origin", "isHead", "keepAlive", "isHTTP10",
-        "rejection", "route", "parameters", "head", "bodyStarted", "reserved", "counted", "status",
-        "bytesSent", "stream", "answered",
+        "rejection", "route", "steps", "parameters", "head", "bodyStarted", "reserved", "counted",
+        "status", "bytesSent", "stream", "answered",
       ])
     for (new, reset) in zip(Mirror(reflecting: fresh).children, Mirror(reflecting: used).children) {
       #expect(

@@ -71,8 +71,10 @@ extension ServiceConfig {
         + "whatever it is doing, and the image is a 422 `decoder-failure` with reason `timeout`."
     ),
     (
-      "ARTWORK_QUEUE", "64",
-      "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After."
+      "ARTWORK_QUEUE", "16",
+      "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After. Uploads "
+        + "are admitted from their headers only while the workers and this queue can take them, "
+        + "so at most this many plus `ARTWORK_WORKERS` upload bodies are held at once."
     ),
     (
       "ARTWORK_FETCH_THREADS", "16",
@@ -161,9 +163,10 @@ extension ServiceConfig {
       "The most bytes read and dropped that way per connection."
     ),
     (
-      "ARTWORK_BODY_MEMORY", "268435456",
+      "ARTWORK_BODY_MEMORY", "what the workers and the queue can use",
       "Memory all request bodies held at once may use; beyond it uploads get 503 from their "
-        + "headers."
+        + "headers. By default (`ARTWORK_WORKERS` + `ARTWORK_QUEUE`) upload bodies of the "
+        + "largest size, plus 16 MiB for the JSON routes: 53 MB on 2 cores."
     ),
     (
       "ARTWORK_IMAGE_CACHE_BYTES", "33554432",

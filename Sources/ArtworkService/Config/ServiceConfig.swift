@@ -53,6 +53,17 @@ public struct ServiceConfig: Sendable {
   var secretParameters: SecretParameters
   /// The key of the hash that names URL cache records (`ARTWORK_CACHE_KEY`).
   var cacheKey: [UInt8]
+  /// Room an upload body has beyond the image itself, for multipart framing.
+  static let formOverhead = 64 * 1024
+
+  /// The default body memory: `uploads` bodies of `uploadBytes` (what the workers and their
+  /// queue can take at once: no more upload bodies are admitted), plus 16 MiB for the JSON
+  /// routes' small bodies.
+  static func bodyMemoryFor(uploads: Int, uploadBytes: Int) -> Int {
+    let (bodies, overflow) = max(1, uploads).multipliedReportingOverflow(by: uploadBytes)
+    return min(1 << 40, overflow ? 1 << 40 : bodies + (16 << 20))
+  }
+
   /// The record-naming key when none is configured.
   static let defaultCacheKey = Array("artwork-source-cache-v1".utf8)
   /// The pages on other origins that may call the API from a browser.
@@ -129,7 +140,7 @@ public struct ServiceConfig: Sendable {
     workerTimeout = reader.duration(
       "ARTWORK_WORKER_TIMEOUT", default: .seconds(5),
       range: .milliseconds(100)...(.seconds(300)), rangeText: "from 100ms to 300s")
-    queueLimit = reader.integer("ARTWORK_QUEUE", default: 64, range: 0...100_000)
+    queueLimit = reader.integer("ARTWORK_QUEUE", default: 16, range: 0...100_000)
     fetchThreads = reader.integer("ARTWORK_FETCH_THREADS", default: 16, range: 1...256)
     storageThreads = reader.integer("ARTWORK_STORAGE_THREADS", default: 16, range: 1...256)
     httpThreads = reader.integer(
@@ -191,7 +202,10 @@ public struct ServiceConfig: Sendable {
     discardBytes = reader.integer(
       "ARTWORK_DISCARD_BYTES", default: 64 << 20, range: 0...(1 << 40))
     bodyMemory = reader.integer(
-      "ARTWORK_BODY_MEMORY", default: 256 << 20, range: (1 << 20)...(1 << 40))
+      "ARTWORK_BODY_MEMORY",
+      default: Self.bodyMemoryFor(
+        uploads: workers + queueLimit, uploadBytes: maxSourceBytes + Self.formOverhead),
+      range: (1 << 20)...(1 << 40))
     ui = reader.boolean("ARTWORK_UI", default: true)
     logLevel = reader.value(
       "ARTWORK_LOG_LEVEL", default: .info, accepted: "expected debug, info, warn or error",

@@ -21,19 +21,24 @@ struct ArtworkRequest: Sendable {
   /// The option names a request may carry; anything else is a 400 (catches typos like `sise`).
   static let optionNames: Set<String> = ["shape", "size", "crop"]
 
-  /// The request as parsed once: by the route's fast path when it ran (`request.attachment`),
-  /// else now, in the input form the head check found (`head.attachment`).
-  static func parsed(_ request: HTTPRequest) throws(ArtworkError) -> ArtworkRequest {
-    if let earlier = request.attachment as? ArtworkRequest { return earlier }
-    return try parse(request)
+  /// The request as parsed once: by the route's fast path when it ran (`context.parsed`), else
+  /// now, in the input form the head check found.
+  static func parsed(_ request: HTTPRequest, _ context: WriteContext) throws(ArtworkError)
+    -> ArtworkRequest
+  {
+    if let earlier = context.parsed { return earlier }
+    return try parse(request, form: context.form)
   }
 
   /// Parses the three accepted inputs: `multipart/form-data` with a file part `image`, a raw
-  /// `image/*` body, or JSON `{"url": ...}`.
-  static func parse(_ request: HTTPRequest) throws(ArtworkError) -> ArtworkRequest {
+  /// `image/*` body, or JSON `{"url": ...}`, in `form` (the head check's; by default read from
+  /// the request's Content-Type).
+  static func parse(_ request: HTTPRequest, form given: InputForm? = nil) throws(ArtworkError)
+    -> ArtworkRequest
+  {
     let form: InputForm
-    if let found = request.head.attachment as? InputForm {
-      form = found
+    if let given {
+      form = given
     } else {
       form = try InputForm(contentType: request.headers["Content-Type"])
     }
@@ -115,13 +120,9 @@ extension ArtworkRequest {
   /// The request parsed when it is a valid JSON `{"url": ...}` request of at most
   /// `quickJSONLimit` bytes; nil otherwise, without touching any other kind of body (a multipart
   /// upload is not parsed twice). For answers on the server thread, which must stay quick.
-  static func parseJSON(_ request: HTTPRequest) -> ArtworkRequest? {
-    guard request.body.count <= quickJSONLimit else { return nil }
-    let form = request.head.attachment as? InputForm
-    guard (form ?? (try? InputForm(contentType: request.headers["Content-Type"]))) == .json else {
-      return nil
-    }
-    return try? parse(request)
+  static func parseJSON(_ request: HTTPRequest, form: InputForm) -> ArtworkRequest? {
+    guard request.body.count <= quickJSONLimit, form == .json else { return nil }
+    return try? parse(request, form: form)
   }
 
   /// A URL request is a few hundred bytes; anything far larger is parsed off the server thread.

@@ -28,6 +28,34 @@ extension ArtworkApp {
     }
   }
 
+  /// A typed route's handler: a throw is answered as its problem.
+  func handled<Context: Sendable>(
+    _ body:
+      @escaping @Sendable (HTTPRequest, Context) async throws(ArtworkError) -> HTTPResponse
+  ) -> @Sendable (HTTPRequest, Context) async -> HTTPResponse {
+    { [self] request, context in
+      do throws(ArtworkError) {
+        return try await body(request, context)
+      } catch {
+        return answer(error, to: request.head)
+      }
+    }
+  }
+
+  /// A typed head check as the router's: the context it makes, or its throw as the refusal,
+  /// before any body byte is read.
+  func checked<Context: Sendable>(
+    _ check: @escaping @Sendable (HTTPRequestHead) throws(ArtworkError) -> Context
+  ) -> @Sendable (HTTPRequestHead) -> Result<Context, CheckRefusal> {
+    { [self] head in
+      do throws(ArtworkError) {
+        return .success(try check(head))
+      } catch {
+        return .failure(CheckRefusal(answer(error, to: head)))
+      }
+    }
+  }
+
   /// A check of the request head as the router's preflight: a throw refuses the request before
   /// any body byte is read.
   func preflight(

@@ -9,26 +9,29 @@ extension ArtworkApp {
   }
 
   /// `POST /v1/artwork` and `POST /v1/thumbhash`, from the head alone, before any body byte is
-  /// read: the input form (415; left in `head.attachment` for the parse), then admission (503
-  /// when the image queue is full).
-  func checkUploadHead(_ head: inout HTTPRequestHead) throws(ArtworkError) {
+  /// read: the input form (415), then an upload's admission to the image workers (503 when the
+  /// workers and their queue are spoken for). The admission is held until the request ends, so
+  /// upload bodies in memory never outnumber what the workers and the queue can take.
+  func checkUploadHead(_ head: HTTPRequestHead) throws(ArtworkError) -> WriteContext {
     let form = try InputForm(contentType: head.headers["Content-Type"])
-    head.attachment = form
-    // Admission: an upload that would find the image queue full is refused now, before its
-    // body is read into memory. (A JSON body names a URL whose result may be remembered, so it
-    // goes on.)
-    if form != .json, processor.workers.isFull {
+    // A JSON body names a URL whose result may be remembered: it is admitted when its image
+    // has been fetched.
+    guard form != .json else { return WriteContext(form: form) }
+    guard let admission = processor.workers.admit() else {
       throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
     }
+    return WriteContext(form: form, admission: admission)
   }
 
   /// `POST /v1/check` and `POST /v1/content`: a JSON body, else 415 with `refusal`, which says
   /// what the route takes.
-  func checkJSONHead(_ head: inout HTTPRequestHead, refusal: String) throws(ArtworkError) {
+  func checkJSONHead(_ head: HTTPRequestHead, refusal: String) throws(ArtworkError)
+    -> WriteContext
+  {
     guard (try? InputForm(contentType: head.headers["Content-Type"])) == .json else {
       throw ArtworkError(.unsupportedMediaType, refusal)
     }
-    head.attachment = InputForm.json
+    return WriteContext(form: .json)
   }
 
   /// The 413 detail for an upload whose body is over the limit, quoting the documented image

@@ -7,8 +7,10 @@ import SafeFetch
 
 extension ArtworkApp {
   /// The handler: parse (once), hash an upload at once, a URL through its remembered result.
-  func computeThumbHash(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
-    let parsed = try ArtworkRequest.parsed(request)
+  func computeThumbHash(_ request: HTTPRequest, _ context: WriteContext)
+    async throws(ArtworkError) -> HTTPResponse
+  {
+    let parsed = try ArtworkRequest.parsed(request, context)
     guard parsed.fields.isEmpty else {
       throw ArtworkError(.badRequest, "POST /v1/thumbhash takes no options.")
     }
@@ -23,9 +25,11 @@ extension ArtworkApp {
   }
 
   /// The fast path, on the server thread, as `rememberedArtwork`.
-  func rememberedThumbHash(_ request: inout HTTPRequest) -> HTTPResponse? {
-    guard let parsed = ArtworkRequest.parseJSON(request) else { return nil }
-    request.attachment = parsed
+  func rememberedThumbHash(_ request: HTTPRequest, _ context: inout WriteContext)
+    -> HTTPResponse?
+  {
+    guard let parsed = ArtworkRequest.parseJSON(request, form: context.form) else { return nil }
+    context.parsed = parsed
     guard case .url(let url) = parsed.source, parsed.fields.isEmpty,
       let answer = try? thumbHashResults.remembered(url: url, variant: "")
     else { return nil }

@@ -10,8 +10,10 @@ import Storage
 extension ArtworkApp {
   /// The handler: parse (once), then an upload is rendered and stored, a URL goes through its
   /// remembered result; 201 with the hosted URL, shape, ThumbHash and facts of what was stored.
-  func createArtwork(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
-    let parsed = try ArtworkRequest.parsed(request)
+  func createArtwork(_ request: HTTPRequest, _ context: WriteContext) async throws(ArtworkError)
+    -> HTTPResponse
+  {
+    let parsed = try ArtworkRequest.parsed(request, context)
     let options = try ArtworkOptions(fields: parsed.fields)
     switch parsed.source {
     case .upload(let bytes, let declaredType):
@@ -25,9 +27,9 @@ extension ArtworkApp {
   /// The fast path, on the server thread: a URL whose result is in memory (the relay's repeat
   /// of a poster URL) is answered at once. Anything else goes to `createArtwork`, with what was
   /// parsed here.
-  func rememberedArtwork(_ request: inout HTTPRequest) -> HTTPResponse? {
-    guard let parsed = ArtworkRequest.parseJSON(request) else { return nil }
-    request.attachment = parsed
+  func rememberedArtwork(_ request: HTTPRequest, _ context: inout WriteContext) -> HTTPResponse? {
+    guard let parsed = ArtworkRequest.parseJSON(request, form: context.form) else { return nil }
+    context.parsed = parsed
     guard case .url(let url) = parsed.source,
       let options = try? ArtworkOptions(fields: parsed.fields),
       let answer = try? artworkResults.remembered(url: url, variant: options.cacheKey)

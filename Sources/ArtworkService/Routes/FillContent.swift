@@ -15,7 +15,9 @@ extension ArtworkApp {
   /// - any other URL: fetched and framed as `POST /v1/artwork` would (`image_shape` from the
   ///   document, `size` and `crop` from the query), through the same result cache, and both
   ///   fields set from what was stored.
-  func fillContent(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+  func fillContent(_ request: HTTPRequest, _ context: WriteContext) async throws(ArtworkError)
+    -> HTTPResponse
+  {
     let query = try contentOptions(request.query)
     let document = try ContentDocument(parsing: request.body)
     let filled: [UInt8]

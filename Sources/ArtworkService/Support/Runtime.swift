@@ -1,4 +1,5 @@
 import CurlClient
+import ImageWorkers
 import Synchronization
 
 /// Process-wide initialisation of the C libraries, done once before any server thread runs.
@@ -10,11 +11,13 @@ import Synchronization
 public enum Runtime {
   private static let done = Mutex(false)
 
-  /// Initialises libcurl. Idempotent.
+  /// Initialises libcurl, and makes large allocations (request bodies) go back to the system
+  /// when freed (`ProcessMemory`). Idempotent.
   public static func initialize() {
     done.withLock { done in
       guard !done else { return }
       Curl.globalInit()
+      ProcessMemory.giveBackLargeAllocations()
       done = true
     }
   }

@@ -20,7 +20,9 @@ import Testing
     #expect(config.maxSourceBytes == 2_000_000)
     #expect(config.maxPixels == 40_000_000)
     #expect(config.workers == 3)
-    #expect(config.queueLimit == 64)
+    #expect(config.queueLimit == 16)
+    // Upload bodies of what 3 workers and 16 queued jobs can take, plus 16 MiB.
+    #expect(config.bodyMemory == 19 * 2_065_536 + (16 << 20))
     #expect(config.fetchTimeout == .seconds(8))
     #expect(config.caFile == nil)
     #expect(config.privateSources.isEmpty)

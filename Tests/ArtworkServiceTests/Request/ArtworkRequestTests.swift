@@ -80,13 +80,26 @@ private func parseError(_ body: String, _ contentType: String = "application/jso
     #expect(error?.detail == detail)
   }
 
+  static func form(_ contentType: String) -> InputForm {
+    (try? InputForm(contentType: contentType)) ?? .json
+  }
+
   @Test func parseJSONLeavesOtherBodiesAlone() {
-    #expect(ArtworkRequest.parseJSON(request("--b--", "multipart/form-data; boundary=b")) == nil)
-    #expect(ArtworkRequest.parseJSON(request("not json", "application/json")) == nil)
-    #expect(ArtworkRequest.parseJSON(request(#"{"url": "u"}"#, "application/json")) != nil)
+    #expect(
+      ArtworkRequest.parseJSON(
+        request("--b--", "multipart/form-data; boundary=b"),
+        form: Self.form("multipart/form-data; boundary=b")) == nil)
+    #expect(
+      ArtworkRequest.parseJSON(
+        request("not json", "application/json"), form: Self.form("application/json")) == nil)
+    #expect(
+      ArtworkRequest.parseJSON(
+        request(#"{"url": "u"}"#, "application/json"), form: Self.form("application/json")) != nil)
     // Large JSON bodies are left to the handler, off the server thread.
     let padded = #"{"url": "u", "shape": "\#(String(repeating: " ", count: 17_000))poster"}"#
-    #expect(ArtworkRequest.parseJSON(request(padded, "application/json")) == nil)
+    #expect(
+      ArtworkRequest.parseJSON(
+        request(padded, "application/json"), form: Self.form("application/json")) == nil)
   }
 }
 

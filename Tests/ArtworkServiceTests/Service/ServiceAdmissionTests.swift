@@ -17,11 +17,9 @@ import Testing
     let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
     try await ServiceHarness.run(environment, logSink: sink) { service in
       let pool = service.server.app.processor.workers
-      // Hold the only worker with a job of our own.
-      let release = DispatchSemaphore(value: 0)
-      let holding = Task { try await pool.occupy { release.wait() } }
-      for _ in 0..<500 where !pool.isFull { try await Task.sleep(for: .milliseconds(5)) }
-      #expect(pool.isFull)
+      // Hold the only admission (one worker, no queue), as an upload in progress would.
+      var held = pool.admit()
+      #expect(held != nil && pool.admit() == nil)
 
       let image = Fixtures.bytes("coffee.jpg")
       // Three at once: each is held for its Retry-After, then answered.
@@ -35,7 +33,7 @@ import Testing
         #expect(refused.header("Connection")?.lowercased() == "close")
       }
       // Nothing was decoded or stored, and the refusals were counted.
-      #expect(pool.stats.busy == 1 && pool.stats.queued == 0)
+      #expect(pool.stats.busy == 0 && pool.stats.queued == 0 && pool.admitted == 1)
       let objects = service.storage.appendingPathComponent("objects")
       #expect(
         ((try? FileManager.default.subpathsOfDirectory(atPath: objects.path)) ?? []).filter {
@@ -48,8 +46,8 @@ import Testing
       #expect(logged.count == 1)
       #expect(!lines.withLock { $0 }.contains { $0.contains(#""level":"error""#) })
 
-      release.signal()
-      _ = try await holding.value
+      held = nil
+      #expect(pool.admitted == 0)
       let accepted = try await service.upload(image)
       #expect(accepted.status == 201, "\(accepted.text)")
     }
