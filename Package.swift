@@ -94,7 +94,9 @@ let package = Package(
     // The fuzz targets (`scripts/fuzz NAME SECONDS` builds them for libFuzzer; built normally,
     // they replay files, which is how the tests replay the corpus and every finding).
     .executableTarget(
-      name: "artwork-fuzz", dependencies: ["ImageWorkers", "Imaging"], path: "Fuzz/artwork-fuzz"),
+      name: "artwork-fuzz",
+      dependencies: ["ArtworkService", "ImageWorkers", "Imaging", "ThumbHashCodec"],
+      path: "Fuzz/artwork-fuzz"),
 
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

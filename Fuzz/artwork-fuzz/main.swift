@@ -4,6 +4,7 @@
 // libFuzzer (coverage-guided, the arguments libFuzzer's own: corpus folders, -max_total_time...).
 // Built normally, a target runs each file named once and reports what it did: how the tests
 // replay the seed corpus and every finding (`Fuzz/findings/NAME`), as regression tests.
+import ArtworkService
 import Foundation
 import ImageWorkers
 import Imaging
@@ -14,7 +15,13 @@ typealias Target = (UnsafeRawBufferPointer) -> Void
 let targets: [String: (setUp: () -> Void, run: Target)] = [
   // The whole image path: every job a worker runs on a source (both crops, the ThumbHash, the
   // header), in this process.
-  "image": (setUp: { Vips.initialize() }, run: { _ = JobRunner.fuzzOne($0) })
+  "image": (setUp: { Vips.initialize() }, run: { _ = JobRunner.fuzzOne($0) }),
+  // A create request's body (first line: its Content-Type): multipart, JSON, the options.
+  "request-body": (setUp: {}, run: RequestFuzzing.createRequest),
+  // A `/v1/content` document, read, filled and read again.
+  "content": (setUp: {}, run: RequestFuzzing.contentDocument),
+  // A ThumbHash, as bytes and as base64, through every reading.
+  "thumbhash": (setUp: {}, run: ThumbHashTarget.run),
 ]
 
 var arguments = CommandLine.arguments

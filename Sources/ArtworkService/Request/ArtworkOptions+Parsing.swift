@@ -15,9 +15,12 @@ extension ArtworkOptions {
       self.shape = shape
     }
     if let text = fields["size"] {
-      // Digits only: `Int("+400")` would take a sign no option is written with.
-      guard text.utf8.count <= 5, text.utf8.allSatisfy({ (48...57).contains($0) }),
-        let size = Int(text), ArtworkOptions.sizeRange.contains(size)
+      // Digits only (`Int("+400")` would take a sign no option is written with), read as
+      // digits: leading zeros aside, more than four of them are past any size.
+      let digits = text.utf8.drop { $0 == UInt8(ascii: "0") }
+      guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), digits.count <= 4,
+        case let size = digits.reduce(0, { $0 * 10 + Int($1) - 48 }),
+        ArtworkOptions.sizeRange.contains(size)
       else {
         throw ArtworkError(
           .badRequest,

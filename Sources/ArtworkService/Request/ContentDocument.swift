@@ -23,7 +23,7 @@ struct ContentDocument: Sendable {
   /// The body as sent.
   let bytes: [UInt8]
   /// The members of the content object, where they are in `bytes`.
-  private let members: [JSONMemberSpan]
+  let members: [JSONMemberSpan]
   /// `image_url`.
   let imageURL: ImageURL
   /// `image_shape` when sent as a string (checked: `poster`, `square` or `circle`).
@@ -47,14 +47,16 @@ struct ContentDocument: Sendable {
         "Send a Live Activity content object, or a push body with a \"content\" object.")
     }
     // A push body: the content object inside it is the document's content.
-    if let inner = members.first(where: { $0.key == "content" }), case .object = inner.value {
+    if let inner = members.first(where: { $0.key.utf8.elementsEqual("content".utf8) }),
+      case .object = inner.value
+    {
       guard let spans = JSONValue.memberSpans(in: bytes, objectAt: inner.valueRange.lowerBound)
       else { throw ArtworkError(.badRequest, "The \"content\" object could not be read.") }
       members = spans
     }
     self.bytes = bytes
     self.members = members
-    let value = { (key: String) in members.first { $0.key == key }?.value }
+    let value = { (key: String) in Self.member(key, of: members) }
 
     switch value("template") {
     case nil, .string: break
@@ -103,9 +105,9 @@ struct ContentDocument: Sendable {
   /// absent). Nothing else changes.
   func filled(imageURL url: String?, thumbHash hash: String) -> [UInt8] {
     var edits: [(range: Range<Int>, text: [UInt8])] = []
-    let urlMember = members.first { $0.key == "image_url" }
+    let urlMember = members.first { $0.key.utf8.elementsEqual("image_url".utf8) }
     if let url, let urlMember { edits.append((urlMember.valueRange, Self.quoted(url))) }
-    if let existing = members.first(where: { $0.key == "image_thumbhash" }) {
+    if let existing = members.first(where: { $0.key.utf8.elementsEqual("image_thumbhash".utf8) }) {
       edits.append((existing.valueRange, Self.quoted(hash)))
     } else if let urlMember {
       let end = urlMember.member.upperBound
@@ -116,6 +118,15 @@ struct ContentDocument: Sendable {
       out.replaceSubrange(edit.range, with: edit.text)
     }
     return out
+  }
+
+  /// The value of the content object's member `key`, when sent.
+  func value(of key: String) -> JSONValue? { Self.member(key, of: members) }
+
+  /// Keys compared by code points, as the reader compares them (Swift's `==` would take `"é"`
+  /// and `"e\u{301}"`, two keys of one object, for the same).
+  private static func member(_ key: String, of members: [JSONMemberSpan]) -> JSONValue? {
+    members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
   }
 
   /// The offset of the first byte that is not whitespace.

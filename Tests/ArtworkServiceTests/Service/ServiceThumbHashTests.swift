@@ -100,7 +100,7 @@ import ThumbHashCodec
     #expect(values["artwork_http_requests_in_flight"] == 1)  // this scrape
     #expect((values["artwork_image_cache_hits_total"] ?? 0) >= 1)
     #expect((values["artwork_image_cache_bytes"] ?? 0) > 0)
-    #expect(values["artwork_queue_capacity"] == 64)
+    #expect(values["artwork_queue_capacity"] == 16)  // ARTWORK_QUEUE's default
     #expect((values["process_resident_memory_bytes"] ?? 0) > 1_048_576)
     #expect((values["process_open_fds"] ?? 0) > 2)
     let build = values.keys.first { $0.hasPrefix("artwork_build_info{") } ?? ""

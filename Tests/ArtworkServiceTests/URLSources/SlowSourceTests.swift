@@ -14,6 +14,9 @@ import Testing
     let service = try await RunningArtwork([
       "ARTWORK_PRIVATE_SOURCES": "127.0.0.1", "ARTWORK_WORKERS": "1",
       "ARTWORK_FETCH_TIMEOUT": "60s",
+      // Room for all twenty fetched images at once when the origin lets them go together (the
+      // default queue, 16, would refuse three of them: what this test is not about).
+      "ARTWORK_QUEUE": "20",
     ])
     let finished = Counter()
     let fetches = Task {

@@ -1,0 +1,58 @@
+import ArtworkCore
+import HTTP
+import Imaging
+
+/// The fuzz targets' doors into the request-body readers (`Fuzz/artwork-fuzz`): each takes one
+/// input's bytes, runs the reader as a route does, and checks what the service relies on of its
+/// answer. A broken expectation traps: under libFuzzer that is a finding.
+package enum RequestFuzzing {
+  /// `POST /v1/artwork`'s body: the input's first line is the Content-Type (a multipart boundary,
+  /// JSON or an image type), the rest is the body, read as a create request is.
+  package static func createRequest(_ input: UnsafeRawBufferPointer) {
+    let (firstLine, body) = split(input)
+    let contentType = String(decoding: firstLine, as: UTF8.self)
+    guard let form = try? InputForm(contentType: contentType),
+      let head = HTTPRequestHead(
+        id: "fuzz", method: .post, target: "/v1/artwork",
+        headers: HTTPHeaders([("Content-Type", contentType)]))
+    else { return }
+    let request = HTTPRequest(head: head, body: body)
+    guard let parsed = try? ArtworkRequest.parse(request, form: form) else { return }
+    if case .upload(let bytes, _) = parsed.source {
+      // A part is a slice of the body as sent, never bytes from anywhere else.
+      precondition(bytes.startIndex >= 0 && bytes.endIndex <= body.count)
+      precondition(bytes.elementsEqual(body[bytes.startIndex..<bytes.endIndex]))
+    }
+    precondition(parsed.fields.keys.allSatisfy(ArtworkRequest.optionNames.contains))
+    _ = try? ArtworkOptions(fields: parsed.fields)
+  }
+
+  /// `POST /v1/content`'s body: read, and when it has a URL filled as the route fills it (a new
+  /// URL and hash that need escaping, or a hash only), and the result read again: it must be JSON
+  /// that holds exactly what was filled in and every other field as it was.
+  package static func contentDocument(_ input: UnsafeRawBufferPointer) {
+    guard let document = try? ContentDocument(parsing: Array(input)),
+      case .url(let sent) = document.imageURL
+    else { return }
+    let hash = "3OcRJYB4d3h/iIeHeEh3eIhw+j2w"
+    for url in ["https://example.com/a\"b\\c\u{2028}\u{0}é", nil] {
+      guard
+        let again = try? ContentDocument(parsing: document.filled(imageURL: url, thumbHash: hash))
+      else { preconditionFailure("a filled document does not read back") }
+      precondition(again.imageURL == .url(url ?? sent))
+      precondition(again.shape == document.shape)
+      precondition(again.value(of: "image_thumbhash") == .string(hash))
+      for member in document.members where !["image_url", "image_thumbhash"].contains(member.key) {
+        precondition(again.value(of: member.key) == member.value, "\(member.key) changed")
+      }
+      let added = document.value(of: "image_thumbhash") == nil ? 1 : 0
+      precondition(again.members.count == document.members.count + added)
+    }
+  }
+
+  /// The input split at its first line feed (the whole input is the first line without one).
+  private static func split(_ input: UnsafeRawBufferPointer) -> ([UInt8], [UInt8]) {
+    guard let newline = input.firstIndex(of: 0x0A) else { return (Array(input), []) }
+    return (Array(input[..<newline]), Array(input[(newline + 1)...]))
+  }
+}
