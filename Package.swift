@@ -95,7 +95,7 @@ let package = Package(
     // they replay files, which is how the tests replay the corpus and every finding).
     .executableTarget(
       name: "artwork-fuzz",
-      dependencies: ["ArtworkService", "ImageWorkers", "Imaging", "ThumbHashCodec"],
+      dependencies: ["ArtworkService", "HTTP", "ImageWorkers", "Imaging", "ThumbHashCodec"],
       path: "Fuzz/artwork-fuzz"),
 
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.

@@ -6,6 +6,7 @@
 // replay the seed corpus and every finding (`Fuzz/findings/NAME`), as regression tests.
 import ArtworkService
 import Foundation
+import HTTP
 import ImageWorkers
 import Imaging
 
@@ -20,6 +21,8 @@ let targets: [String: (setUp: () -> Void, run: Target)] = [
   "request-body": (setUp: {}, run: RequestFuzzing.createRequest),
   // A `/v1/content` document, read, filled and read again.
   "content": (setUp: {}, run: RequestFuzzing.contentDocument),
+  // One connection's script: bytes cut at random, the client's FIN or reset, time, answers.
+  "connection": (setUp: {}, run: ConnectionTarget.run),
   // A ThumbHash, as bytes and as base64, through every reading.
   "thumbhash": (setUp: {}, run: ThumbHashTarget.run),
 ]

@@ -44,7 +44,8 @@ final class EventLoop: @unchecked Sendable {
   private(set) var now = ContinuousClock.now
   /// The buffer every read of this loop goes through.
   let scratch: UnsafeMutableRawBufferPointer
-  private var date = HTTPDate()
+  /// The `Date` line of every answer on this loop.
+  let date = HTTPDate()
 
   private static let listenerToken = UInt64.max
   private static let wakeToken = UInt64.max - 1
@@ -151,11 +152,11 @@ final class EventLoop: @unchecked Sendable {
       }
       if now - lastTick >= Self.tickInterval {
         lastTick = now
-        for connection in Array(connections.values) { connection.checkDeadlines(now: now) }
+        for connection in Array(connections.values) { connection.receive(.tick) }
       }
     }
     mailbox.withLock { $0.closed = true }
-    for connection in Array(connections.values) { connection.close() }
+    for connection in Array(connections.values) { connection.receive(.serverStopped) }
     runMailbox()
     close(epoll)
     close(wake)
@@ -245,9 +246,6 @@ final class EventLoop: @unchecked Sendable {
 
   // MARK: - For connections
 
-  /// The `Date` line for responses written now.
-  func dateLine() -> [UInt8] { date.current() }
-
   /// Drives `connection` again on the next iteration.
   func schedule(_ connection: Connection) {
     ready.append(connection)
@@ -278,12 +276,12 @@ final class EventLoop: @unchecked Sendable {
 
   /// Closes connections that wait for a request; the others close after their answer.
   func closeIdle() {
-    for connection in Array(connections.values) { connection.closeIfIdle() }
+    for connection in Array(connections.values) { connection.receive(.shutdownBegan) }
   }
 
   /// Answers 503 to requests still waiting for their handler and closes everything else.
   func abortAll() {
-    for connection in Array(connections.values) { connection.abort() }
+    for connection in Array(connections.values) { connection.receive(.graceOver) }
   }
 
   /// Connections open on this loop.

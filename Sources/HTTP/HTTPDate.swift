@@ -1,12 +1,13 @@
 import Glibc
 
 /// The `Date` header line for the current second, rebuilt once a second (RFC 9110 IMF-fixdate).
-struct HTTPDate {
+/// One per loop, shared by its connections; confined to the loop's thread.
+final class HTTPDate {
   private var second = -1
   private var line: [UInt8] = []
 
   /// `Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n` for now.
-  mutating func current() -> [UInt8] {
+  func current() -> [UInt8] {
     let now = Int(time(nil))
     if now != second {
       second = now

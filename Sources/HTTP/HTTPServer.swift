@@ -88,6 +88,10 @@ public final class HTTPServer: Sendable {
   /// Requests whose head was accepted and whose answer is not all written (for metrics/health).
   public var inFlightCount: Int { core.inFlight.load(ordering: .relaxed) }
 
+  /// Moves between connection states that the state table does not allow, since start: each is
+  /// a bug, which closed its connection (for metrics; zero in a correct server).
+  public var illegalTransitionCount: Int { core.illegalTransitions.load(ordering: .relaxed) }
+
   /// Connections admitted and still open (for tests that must know a connection is counted).
   var openConnectionCount: Int { core.limits.open }
 
@@ -153,11 +157,15 @@ public final class HTTPServer: Sendable {
     for (name, value) in [
       ("idleTimeout", configuration.idleTimeout), ("headTimeout", configuration.headTimeout),
       ("lingerTimeout", configuration.lingerTimeout),
+      ("handlerTimeout", configuration.handlerTimeout),
     ] where value < .zero {
       problems.append("\(name) must not be negative")
     }
     if configuration.minBodyBytesPerSecond < 0 {
       problems.append("minBodyBytesPerSecond must not be negative")
+    }
+    if configuration.minSendBytesPerSecond < 0 {
+      problems.append("minSendBytesPerSecond must not be negative")
     }
     if configuration.maxDiscardBytes < 0 { problems.append("maxDiscardBytes must not be negative") }
     if configuration.bodyMemoryLimit < 0 { problems.append("bodyMemoryLimit must not be negative") }

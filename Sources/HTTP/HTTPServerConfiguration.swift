@@ -23,6 +23,14 @@ public struct HTTPServerConfiguration: Sendable {
   /// The slowest average rate a request body may arrive at once `headTimeout` has passed since
   /// its head, in bytes per second; slower is 408. Zero turns the check off.
   public var minBodyBytesPerSecond: Int
+  /// The slowest average rate a client may take an answer at while it does not take all of it,
+  /// in bytes per second, once `headTimeout` has passed; slower closes the connection. Zero
+  /// turns the check off.
+  public var minSendBytesPerSecond: Int
+  /// How long a handler may take to answer, from the request's last byte; later, the client
+  /// is answered 503 and its connection closes (the handler's answer is dropped when it comes).
+  /// The same bound holds for each chunk of a streamed answer. Zero turns the deadline off.
+  public var handlerTimeout: Duration
   /// After an answer that closes the connection, how long the rest of the request is still read
   /// and dropped so that the client reads the answer instead of a reset.
   public var lingerTimeout: Duration
@@ -51,6 +59,7 @@ public struct HTTPServerConfiguration: Sendable {
     maxHeaderBytes: Int = 16 * 1024, maxConnections: Int = 1024,
     maxConnectionsPerAddress: Int = 256, idleTimeout: Duration = .seconds(30),
     headTimeout: Duration = .seconds(10), minBodyBytesPerSecond: Int = 16 * 1024,
+    minSendBytesPerSecond: Int = 16 * 1024, handlerTimeout: Duration = .seconds(60),
     lingerTimeout: Duration = .seconds(10), maxDiscardBytes: Int = 64 << 20,
     bodyMemoryLimit: Int = 256 << 20, threadCount: Int = 2,
     problemResponder: @escaping @Sendable (HTTPProblem) -> HTTPResponse =
@@ -66,6 +75,8 @@ public struct HTTPServerConfiguration: Sendable {
     self.idleTimeout = idleTimeout
     self.headTimeout = headTimeout
     self.minBodyBytesPerSecond = minBodyBytesPerSecond
+    self.minSendBytesPerSecond = minSendBytesPerSecond
+    self.handlerTimeout = handlerTimeout
     self.lingerTimeout = lingerTimeout
     self.maxDiscardBytes = maxDiscardBytes
     self.bodyMemoryLimit = bodyMemoryLimit

@@ -65,13 +65,12 @@ public struct Router: Sendable {
   ///     before any body byte is read; a
   ///     response it returns is sent as is and the body is never kept (if one was on its way,
   ///     it is read and dropped so the client reads the answer, and the connection closes).
-  ///     Runs on a server thread: keep it quick and non-blocking. What it parsed (the input's
-  ///     form, say) goes in `head.attachment`, which `immediate` and `handler` see.
+  ///     Runs on a server thread: keep it quick and non-blocking. (A check whose findings the
+  ///     later steps need makes a typed context: `add(_:_:check:immediate:handler:)`.)
   ///   - immediate: runs once the whole body has arrived, before `handler`, on the server
   ///     thread; a response it returns is sent at once and `handler` is not run. For answers
   ///     that need nothing but memory (a cache hit): it saves handing the request to a task and
-  ///     back. It must never block or wait; return nil to let `handler` answer, leaving what it
-  ///     parsed in `request.attachment` so the handler does not parse again.
+  ///     back. It must never block or wait; return nil to let `handler` answer.
   ///   - handler: produces the response once the whole body has arrived.
   public mutating func add(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,

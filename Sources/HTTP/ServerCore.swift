@@ -11,6 +11,9 @@ final class ServerCore: Sendable {
   let inFlight = Atomic<Int>(0)
   /// Connections and handler or stream tasks alive (for leak checks).
   let live = LiveCount()
+  /// Moves between connection states that the table does not allow (each closed its
+  /// connection): a bug when it is not zero.
+  let illegalTransitions = Atomic<Int>(0)
   /// Set when graceful shutdown begins: every answer closes its connection.
   let draining = Atomic<Bool>(false)
   /// The server's loops, set once they exist and emptied when they stop (the loops hold this

@@ -162,44 +162,6 @@ import Testing
     let data = try! JSONSerialization.data(withJSONObject: [text])
     return String(decoding: data, as: UTF8.self).dropFirst().dropLast().description
   }
-
-  /// A reused exchange starts as a new one does. The property list is checked too, so a new
-  /// property that `reset` forgets fails here.
-  @Test func aResetExchangeIsANewOne() {
-    let started = ContinuousClock.now
-    let fresh = Exchange(number: 2, started: started)
-    let used = Exchange(number: 1, started: started - .seconds(1))
-    used.id = RequestID.generate()
-    used.method = .post
-    used.target = RequestTarget("/used?x=1")
-    used.origin = "https://example.test"
-    used.isHead = true
-    used.keepAlive = false
-    used.isHTTP10 = true
-    used.rejection = HTTPResponse(status: 400)
-    used.head = HTTPRequestHead(id: "h", method: .post, target: "/used")
-    used.bodyStarted = started
-    used.reserved = 10
-    used.counted = true
-    used.status = 200
-    used.bytesSent = 5
-    used.stream = StreamState(next: { nil }, remaining: 1, chunked: false)
-    used.answered = true
-    used.steps = { _ in .answer(HTTPResponse(status: 200)) }
-    used.reset(number: 2, started: started)
-
-    let labels = Mirror(reflecting: fresh).children.map { $0.label ?? "?" }
-    #expect(
-      labels == [
-        "number", "started", "id", "method", "target", "origin", "isHead", "keepAlive", "isHTTP10",
-        "rejection", "route", "steps", "parameters", "head", "bodyStarted", "reserved", "counted",
-        "status", "bytesSent", "stream", "answered",
-      ])
-    for (new, reset) in zip(Mirror(reflecting: fresh).children, Mirror(reflecting: used).children) {
-      #expect(
-        String(describing: new.value) == String(describing: reset.value), "\(new.label ?? "?")")
-    }
-  }
 }
 
 extension String {

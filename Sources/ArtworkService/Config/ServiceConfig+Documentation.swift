@@ -151,7 +151,14 @@ extension ServiceConfig {
     (
       "ARTWORK_BODY_MIN_RATE", "16384",
       "Slowest average rate, in bytes per second, a request body may arrive at once "
-        + "`ARTWORK_HEAD_TIMEOUT` has passed since its head; slower is 408. `0`: no minimum."
+        + "`ARTWORK_HEAD_TIMEOUT` has passed since its head (slower is 408), and an answer may "
+        + "be taken at while the client holds it back (slower is closed). `0`: no minimum."
+    ),
+    (
+      "ARTWORK_HANDLER_TIMEOUT", "60s",
+      "Time a request has to be answered from its last byte (fetch, queue, worker and storage "
+        + "together), and a streamed answer's next piece to come; later is 503 and the "
+        + "connection closes. `0` turns it off."
     ),
     (
       "ARTWORK_LINGER_TIMEOUT", "10s",

@@ -83,8 +83,11 @@ public struct ServiceConfig: Sendable {
   var headTimeout: Duration
   /// Time a kept-alive connection may wait for its next request.
   var idleTimeout: Duration
-  /// Slowest average rate a request body may arrive at (bytes per second; 0: no minimum).
+  /// Slowest average rate a request body may arrive at, and an answer be taken at (bytes per
+  /// second; 0: no minimum).
   var bodyMinRate: Int
+  /// Time a handler has to answer, from the request's last byte; later is 503.
+  var handlerTimeout: Duration
   /// How long a refused request's body is still read and dropped so its answer arrives.
   var lingerTimeout: Duration
   /// The most bytes read and dropped that way per connection.
@@ -196,6 +199,9 @@ public struct ServiceConfig: Sendable {
       rangeText: "from 0 (never) to 3600s")
     bodyMinRate = reader.integer(
       "ARTWORK_BODY_MIN_RATE", default: 16384, range: 0...1_000_000_000)
+    handlerTimeout = reader.duration(
+      "ARTWORK_HANDLER_TIMEOUT", default: .seconds(60), range: .zero...(.seconds(3600)),
+      rangeText: "from 0 (no deadline) to 3600s")
     lingerTimeout = reader.duration(
       "ARTWORK_LINGER_TIMEOUT", default: .seconds(10), range: .zero...(.seconds(600)),
       rangeText: "from 0 to 600s")

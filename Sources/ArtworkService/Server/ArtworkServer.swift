@@ -36,6 +36,8 @@ public final class ArtworkServer: Sendable {
     configuration.headTimeout = config.headTimeout
     configuration.idleTimeout = config.idleTimeout
     configuration.minBodyBytesPerSecond = config.bodyMinRate
+    configuration.minSendBytesPerSecond = config.bodyMinRate
+    configuration.handlerTimeout = config.handlerTimeout
     configuration.lingerTimeout = config.lingerTimeout
     configuration.maxDiscardBytes = config.discardBytes
     configuration.bodyMemoryLimit = config.bodyMemory
@@ -68,6 +70,7 @@ public final class ArtworkServer: Sendable {
     }
     let live = server
     metrics.inFlightSource.withLock { $0 = { live.inFlightCount } }
+    metrics.illegalTransitionSource.withLock { $0 = { live.illegalTransitionCount } }
   }
 
   /// The cause of a listen failure in lower case, as it follows a colon.

@@ -78,6 +78,11 @@ extension Metrics {
     name: "artwork_http_requests_in_flight",
     help: "Requests whose head has arrived and whose answer is not yet written.", type: .gauge,
     labels: [], buckets: [])
+  static let illegalTransitions = Family(
+    name: "artwork_http_illegal_transitions_total",
+    help: "Moves between connection states that the state table does not allow (each closed "
+      + "its connection): a bug when not zero.",
+    type: .counter, labels: [], buckets: [])
   /// Time per stage of making artwork, on the thread that did it.
   static let stageDuration = Family(
     name: "artwork_stage_duration_seconds",
@@ -133,7 +138,8 @@ extension Metrics {
     buildInfo, requests, requestDuration, inFlight, artworkCreated, bytesStored, stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,
-    workerRefusals, workerRestarts, workerRestartFailures, logLinesDropped, residentMemory,
+    workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, logLinesDropped,
+    residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,
   ]
 }

@@ -77,6 +77,9 @@ extension Metrics {
     set(Self.imageCacheEntries, to: Double(hotImages.entries))
     set(Self.logLinesDropped, to: Double(Logger.droppedLines))
     if let source = inFlightSource.withLock({ $0 }) { set(Self.inFlight, to: Double(source())) }
+    if let source = illegalTransitionSource.withLock({ $0 }) {
+      set(Self.illegalTransitions, to: Double(source()))
+    }
   }
 
   /// Marks what runs: this build's version and libvips'.

@@ -41,6 +41,8 @@ final class Metrics: Sendable {
 
   /// Where the in-flight gauge is read from at each scrape (the HTTP server, once it exists).
   let inFlightSource = Mutex<(@Sendable () -> Int)?>(nil)
+  /// Where the count of illegal connection-state moves is read from (the HTTP server).
+  let illegalTransitionSource = Mutex<(@Sendable () -> Int)?>(nil)
 
   /// Adds `amount` to a counter series.
   func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {

@@ -170,7 +170,7 @@ import Testing
 
   /// Every duration variable reads the same syntax: each unit, chained, and no bare number.
   @Test func oneDurationSyntax() throws {
-    #expect(Self.durationKeys.count == 9, "\(Self.durationKeys)")
+    #expect(Self.durationKeys.count == 10, "\(Self.durationKeys)")
     for key in Self.durationKeys {
       for (text, expected) in [
         ("1500ms", Duration.milliseconds(1500)), ("45s", .seconds(45)), ("1m", .seconds(60)),
@@ -204,6 +204,7 @@ import Testing
     case "ARTWORK_HEAD_TIMEOUT": config.headTimeout
     case "ARTWORK_IDLE_TIMEOUT": config.idleTimeout
     case "ARTWORK_LINGER_TIMEOUT": config.lingerTimeout
+    case "ARTWORK_HANDLER_TIMEOUT": config.handlerTimeout
     case "ARTWORK_WORKER_TIMEOUT": config.workerTimeout
     default: nil
     }

@@ -98,6 +98,7 @@ import ThumbHashCodec
     }
     #expect(values[#"artwork_stage_duration_seconds_count{stage="fetch"}"#] == 0)
     #expect(values["artwork_http_requests_in_flight"] == 1)  // this scrape
+    #expect(values["artwork_http_illegal_transitions_total"] == 0)
     #expect((values["artwork_image_cache_hits_total"] ?? 0) >= 1)
     #expect((values["artwork_image_cache_bytes"] ?? 0) > 0)
     #expect(values["artwork_queue_capacity"] == 16)  // ARTWORK_QUEUE's default

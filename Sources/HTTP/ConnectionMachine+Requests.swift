@@ -1,39 +1,33 @@
-import Glibc
-
-extension Connection {
+extension ConnectionMachine {
   /// The first byte of a request arrived.
   func beginExchange() {
     exchangeNumber += 1
-    if let spare = spareExchange.take() {
-      spare.reset(number: exchangeNumber, started: loop.now)
-      exchange = spare
-    } else {
-      exchange = Exchange(number: exchangeNumber, started: loop.now)
-    }
+    exchange = Exchange(number: exchangeNumber, started: now)
     parser.forgetHead()
-    enter(.head)
+    enter(.readingHead)
   }
 
   /// The head is complete: it is judged, routed, pre-flighted and its body's size checked, all
   /// before any body byte is read, so a refusal costs no body in memory.
   func headArrived() {
-    guard let exchange else { return }
+    guard exchange != nil else { return }
     let headers = HTTPHeaders(wire: parser.fields)
     let id = RequestID.accept(headers.valueBytes("X-Request-Id"))
     let method = parser.method
     let version = parser.version
-    exchange.id = id
-    exchange.method = method
-    exchange.origin = headers["Origin"]
-    exchange.isHead = method == .head
-    exchange.isHTTP10 = version.minor == 0
-    exchange.keepAlive =
+    let isHTTP10 = version.minor == 0
+    exchange?.id = id
+    exchange?.method = method
+    exchange?.origin = headers["Origin"]
+    exchange?.isHead = method == .head
+    exchange?.isHTTP10 = isHTTP10
+    exchange?.keepAlive =
       !parser.isUpgrade
-      && (exchange.isHTTP10
+      && (isHTTP10
         ? headers.lists("Connection", "keep-alive") : !headers.lists("Connection", "close"))
-    exchange.counted = true
+    exchange?.counted = true
     core.inFlight.add(1, ordering: .relaxed)
-    enter(.body)
+    enter(.readingBody)
     if let breach = FramingRules.judge(
       version: version, fields: parser.fields, hasContentLength: parser.hasContentLength)
     {
@@ -57,7 +51,7 @@ extension Connection {
       reject(problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
       return
     }
-    exchange.target = target
+    exchange?.target = target
     var head = HTTPRequestHead(
       id: id, method: method, target: target, headers: headers, remoteAddress: address)
     switch core.router.resolve(method, target) {
@@ -75,7 +69,7 @@ extension Connection {
       response.headers.set("Allow", allow.joined(separator: ", "))
       reject(response)
     case .route(let route, let parameters):
-      exchange.route = route
+      exchange?.route = route
       // The order of the checks of a head: who may ask, then how much it sends, then what.
       if let authorize = route.authorize, let response = authorize(&head) {
         reject(response)
@@ -106,7 +100,7 @@ extension Connection {
           reject(response)
           return
         case .accepted(let steps):
-          exchange.steps = steps
+          exchange?.steps = steps
         }
       }
       accept(
@@ -147,11 +141,11 @@ extension Connection {
     exchange?.route = route
     exchange?.parameters = parameters
     exchange?.head = head
-    exchange?.bodyStarted = loop.now
+    exchange?.bodyStarted = now
     parser.collectBody(limit: limit, expected: declared)
     if expects100, parser.expectsBody {
       output.append(ResponseHead.continueInterim)
-      flush()
+      act(.write)
     }
   }
 
@@ -160,7 +154,7 @@ extension Connection {
     guard let exchange, exchange.route != nil, parser.bodyBytes > exchange.reserved else { return }
     let step = max(256 * 1024, parser.bodyBytes - exchange.reserved)
     if core.bodyBudget.reserve(step) {
-      exchange.reserved += step
+      self.exchange?.reserved += step
     } else {
       refuseAndClose(Self.bodyMemoryFull)
     }
@@ -182,7 +176,7 @@ extension Connection {
     if response.status == 503, let wait = response.headers["Retry-After"].flatMap(Int.init),
       wait > 0
     {
-      parkedAnswer = (loop.now + .seconds(min(wait, Self.longestPark)), response)
+      parkedAnswer = (now + .seconds(min(wait, Self.longestPark)), response)
       enter(.parked)
       return
     }
@@ -221,23 +215,7 @@ extension Connection {
       handler = { await routeHandler(ready) }
     }
     enter(.handling)
-    let (loop, core, fd, serial, number) = (loop, core, fd, serial, exchange.number)
-    core.live.increment()
-    // The handler runs on Swift's global executor, and goes on there after each step it
-    // waits for: never on the thread that woke it (a pool thread, or another request's, which
-    // would then run the waiters of one result one after another).
-    Task.detached {
-      let response = await handler()
-      loop.post { loop in loop.connection(fd, serial: serial)?.handlerFinished(number, response) }
-      core.live.decrement()
-    }
-  }
-
-  /// A handler's answer came back to the loop.
-  func handlerFinished(_ number: UInt64, _ response: HTTPResponse) {
-    guard phase == .handling, exchange?.number == number else { return }
-    respond(response)
-    drive()
+    act(.run(number: exchange.number, handler))
   }
 
   /// The body passed the route's limit while it arrived.

@@ -1,0 +1,125 @@
+extension ConnectionMachine {
+  /// Queues the answer to the current request for writing. A body in memory is written from the
+  /// response's own array (no copy); a stream is fetched chunk by chunk, one chunk at a time, as
+  /// the client takes them.
+  func respond(_ response: HTTPResponse, closing: Bool = false) {
+    guard var exchange else { return }
+    var response = response
+    if !(200...999).contains(response.status) {
+      response = problem(
+        ServerAnswer(status: 500, detail: "The server produced an invalid answer; it was logged."))
+    }
+    let id = exchange.id ?? RequestID.generate()
+    exchange.id = id
+    let crossOrigin = core.configuration.crossOrigin
+    if crossOrigin.isOpen {
+      crossOrigin.decorate(&response.headers, origin: exchange.origin)
+    }
+    var close = closing || !exchange.keepAlive || core.draining.load(ordering: .relaxed)
+    let status = response.status
+    let bodyless = exchange.isHead || status == 204 || status == 304
+    var framing = ResponseHead.Framing.length(0)
+    var body: [UInt8] = []
+    var shared: SharedBody?
+    switch response.body {
+    case .empty:
+      break
+    case .bytes(let bytes):
+      framing = .length(bytes.count)
+      if !bodyless { body = bytes }
+    case .shared(let file):
+      framing = .length(file.count)
+      if !bodyless { shared = file }
+    case .stream(let length, let next):
+      if let length {
+        framing = .length(max(0, length))
+        if !bodyless, length > 0 {
+          exchange.stream = StreamState(next: next, remaining: length, chunked: false)
+        }
+      } else if exchange.isHTTP10 {
+        framing = .untilClose
+        close = true
+        if !bodyless { exchange.stream = StreamState(next: next, remaining: nil, chunked: false) }
+      } else {
+        framing = .chunked
+        if !bodyless { exchange.stream = StreamState(next: next, remaining: nil, chunked: true) }
+      }
+    }
+    if status == 204 || status == 304 { framing = .none }
+    let persistence: ResponseHead.Persistence =
+      close ? .close : (exchange.isHTTP10 ? .keepAlive : .unstated)
+    ResponseHead.write(
+      status: status, headers: response.headers, framing: framing, requestID: id,
+      persistence: persistence, date: date.current(), into: &headBuffer)
+    output.append(headBuffer)
+    output.append(body)
+    exchange.bytesSent += body.count
+    if let shared {
+      output.append(shared)
+      exchange.bytesSent += shared.count
+    }
+    exchange.status = status
+    exchange.keepAlive = !close
+    self.exchange = exchange
+    enter(close ? .draining : .writing)
+    act(.write)
+  }
+
+  /// Answers and closes: the answer goes out, meanwhile and after it input is read and dropped
+  /// (up to `maxDiscardBytes`, for `lingerTimeout`), then the sending side is shut so the client
+  /// reads the answer and the end of the stream, and the connection closes when the client
+  /// closes.
+  func answerAndClose(_ response: HTTPResponse) {
+    respond(response, closing: true)
+  }
+
+  /// Asks the stream for its next chunk, off the loop thread.
+  func fetchChunk() {
+    guard let next = exchange?.stream?.next, let number = exchange?.number else { return }
+    exchange?.stream?.fetching = true
+    act(.fetch(number: number, next))
+  }
+
+  /// A stream's chunk (or its end, or its failure) came back.
+  func chunkArrived(_ number: UInt64, _ result: Result<[UInt8]?, any Error>) {
+    guard var exchange, exchange.number == number, var stream = exchange.stream else { return }
+    stream.fetching = false
+    switch result {
+    case .failure:
+      close()
+      return
+    case .success(nil):
+      if let remaining = stream.remaining, remaining > 0 {
+        // Shorter than its declared length: the client must not take it for whole.
+        close()
+        return
+      }
+      if stream.chunked { output.append(ResponseHead.lastChunk) }
+      exchange.stream = nil
+    case .success(let chunk?) where chunk.isEmpty:
+      // Nothing to write (and in chunked coding an empty chunk would end the body): ask again.
+      self.exchange?.stream = stream
+      fetchChunk()
+      return
+    case .success(let chunk?):
+      if let remaining = stream.remaining {
+        guard chunk.count <= remaining else {
+          close()
+          return
+        }
+        stream.remaining = remaining - chunk.count
+      }
+      if stream.chunked {
+        output.append(ResponseHead.chunkPrefix(chunk.count))
+        output.append(chunk)
+        output.append(ResponseHead.chunkSuffix)
+      } else {
+        output.append(chunk)
+      }
+      exchange.bytesSent += chunk.count
+      exchange.stream = stream.remaining == 0 ? nil : stream
+    }
+    self.exchange = exchange
+    act(.write)
+  }
+}

@@ -1,0 +1,337 @@
+/// One connection's HTTP/1.1 logic, without a socket: events in (`handle`), actions out
+/// (`takeAction`, and `demand` for what to read). It parses requests as their bytes arrive,
+/// judges each head before any body byte is read, answers requests in order one at a time, and
+/// keeps the connection alive or closes it. Every state has a bound in bytes and in time
+/// (`ConnectionState`), and every move between states is checked (`enter`).
+///
+/// It reads no clock (the time comes with each event) and touches no descriptor, so tests drive
+/// it by tables of events (`ConnectionMachineTests`) and the fuzz target by random ones. The
+/// `Connection` around it does the system calls. Confined to one thread.
+final class ConnectionMachine {
+  let core: ServerCore
+  /// The client's address as text.
+  let address: String
+  /// When the connection was accepted.
+  let accepted: ContinuousClock.Instant
+  /// The `Date` line of answers (the loop's, shared by its connections).
+  let date: HTTPDate
+
+  private(set) var state = ConnectionState.awaitingRequest
+  /// When the current state began.
+  private(set) var stateStarted: ContinuousClock.Instant
+  /// The time of the event being handled.
+  private(set) var now: ContinuousClock.Instant
+  /// The last time a byte was read or written.
+  var lastProgress: ContinuousClock.Instant
+  let parser = RequestParser()
+  /// Bytes received but not parsed yet: a pipelined request's, or what arrived with the end of
+  /// the one before. At most one read's worth: nothing is read while they wait.
+  private var pending: [UInt8] = []
+  /// The bytes to write, in order (`.write`).
+  var output = OutputQueue()
+  /// The request being served.
+  var exchange: Exchange?
+  var exchangeNumber: UInt64 = 0
+  /// Where every response head of this connection is written (its storage reused).
+  var headBuffer: [UInt8] = []
+  /// Requests answered on this connection.
+  private(set) var served = 0
+  /// Whether the sending side is shut (after the last answer).
+  private(set) var writeShut = false
+  /// Whether the client closed its sending side while the answer was still going out.
+  private var peerClosed = false
+  /// Bytes read and dropped after the last answer.
+  private var discarded = 0
+  /// How long a connection whose last answer is out waits for the client to close
+  /// (`lingerTimeout`; 1 s after a 408).
+  var linger: Duration
+  /// When a draining connection closes whether or not the client has: `linger` after its last
+  /// answer went out.
+  private(set) var drainDeadline: ContinuousClock.Instant?
+  /// The answer of a parked connection and when it goes out.
+  var parkedAnswer: (until: ContinuousClock.Instant, response: HTTPResponse)?
+  /// Since when the client has not taken what is queued for it, and how much it took since.
+  var sendBlocked: (since: ContinuousClock.Instant, written: Int)?
+
+  /// The actions decided and not taken yet (`takeAction`), in order; the storage is reused.
+  private var actions: [ConnectionAction] = []
+  private var nextAction = 0
+
+  init(core: ServerCore, address: String, date: HTTPDate, now: ContinuousClock.Instant) {
+    self.core = core
+    self.address = address
+    self.date = date
+    accepted = now
+    stateStarted = now
+    self.now = now
+    lastProgress = now
+    linger = core.configuration.lingerTimeout
+  }
+
+  // MARK: - Events in, actions out
+
+  /// Handles one event at `now`. The actions it decided wait in `takeAction`.
+  func handle(_ event: ConnectionEvent, at now: ContinuousClock.Instant) {
+    self.now = now
+    guard state != .closed else { return }
+    switch event {
+    case .received(let bytes):
+      lastProgress = now
+      if !pending.isEmpty {
+        // Read although nothing was asked for: it goes after what waits, in order.
+        pending.append(contentsOf: bytes)
+      } else {
+        let rest = consume(bytes)
+        if rest > 0 { pending.append(contentsOf: bytes[(bytes.count - rest)...]) }
+      }
+    case .discarded(let count):
+      lastProgress = now
+      discard(count)
+    case .peerClosed:
+      clientClosed()
+    case .peerReset, .socketFailed, .serverStopped:
+      // Nothing can reach the client any more: what the connection holds (its slot, its body
+      // reservation, its in-flight count) goes now.
+      close()
+    case .wrote(let outcome):
+      wrote(outcome)
+    case .answered(let number, let response):
+      // A late answer (after the handler's deadline, or to a connection reset meanwhile) is
+      // dropped.
+      guard state == .handling, exchange?.number == number else { return }
+      respond(response)
+    case .chunk(let number, let result):
+      chunkArrived(number, result)
+    case .tick:
+      checkDeadlines()
+    case .shutdownBegan:
+      if state == .awaitingRequest { close() }
+    case .graceOver:
+      abort()
+    }
+    pump()
+  }
+
+  /// The next action to take, in the order they were decided; nil when none is left.
+  func takeAction() -> ConnectionAction? {
+    guard nextAction < actions.count else {
+      if !actions.isEmpty {
+        actions.removeAll(keepingCapacity: true)
+        nextAction = 0
+      }
+      return nil
+    }
+    defer { nextAction += 1 }
+    return actions[nextAction]
+  }
+
+  /// Bytes received and waiting to be parsed.
+  var pendingCount: Int { pending.count }
+
+  /// What to read from the socket now.
+  var demand: InputDemand {
+    switch state {
+    case .awaitingRequest, .readingHead, .readingBody: pending.isEmpty ? .parse : .none
+    case .draining: peerClosed ? .none : .discard
+    case .handling, .writing, .parked, .closed: .none
+    }
+  }
+
+  /// Queues an action for the connection.
+  func act(_ action: ConnectionAction) {
+    actions.append(action)
+  }
+
+  /// Moves to `next`, when the table allows it. A move it does not allow is a bug: it is counted
+  /// (`artwork_http_illegal_transitions_total`) and the connection closes, so the bug costs one
+  /// connection, never the process.
+  func enter(_ next: ConnectionState) {
+    guard state.mayEnter(next) else {
+      core.illegalTransitions.add(1, ordering: .relaxed)
+      close()
+      return
+    }
+    state = next
+    stateStarted = now
+  }
+
+  // MARK: - Input
+
+  /// Parses what waited while the connection answered, once it reads again.
+  private func pump() {
+    while !pending.isEmpty, state.reads {
+      let bytes = pending
+      pending = []
+      let rest = bytes.withUnsafeBytes { consume($0) }
+      if rest > 0 { pending = Array(bytes.suffix(rest)) }
+    }
+  }
+
+  /// Handles input bytes; returns how many at the end were not used (they wait in `pending`).
+  private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var offset = 0
+    while offset < bytes.count {
+      switch state {
+      case .draining:
+        discard(bytes.count - offset)
+        return 0
+      case .awaitingRequest, .readingHead, .readingBody:
+        if state == .awaitingRequest { beginExchange() }
+        let (consumed, stop) = parser.feed(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        offset += consumed
+        if state == .readingBody, parser.isChunked {
+          bodyGrew()
+          if state != .readingBody { continue }
+        }
+        if state == .readingHead, parser.target.count > Self.targetLimit(core.configuration) {
+          targetTooLong()
+          continue
+        }
+        switch stop {
+        case .needMore:
+          if state == .readingHead, parser.headBytes > core.configuration.maxHeaderBytes {
+            headTooLarge()
+          }
+        case .headComplete:
+          if parser.headBytes > core.configuration.maxHeaderBytes {
+            headTooLarge()
+          } else {
+            headArrived()
+          }
+        case .messageComplete:
+          messageArrived()
+        case .bodyOverLimit:
+          bodyOverLimit()
+        case .failed(let failure):
+          let start = Array(bytes[..<min(bytes.count, 64)])
+          let answer = FramingRules.answer(for: failure, fields: parser.fields, start: start)
+          refuseAndClose(answer)
+        }
+      case .handling, .writing, .parked:
+        return bytes.count - offset
+      case .closed:
+        return 0
+      }
+    }
+    return 0
+  }
+
+  /// The client closed its sending side.
+  private func clientClosed() {
+    switch state {
+    case .awaitingRequest, .readingHead, .readingBody:
+      // A request cut short cannot be answered usefully: nobody reads the answer.
+      close()
+    case .draining where output.isEmpty && exchange == nil:
+      close()
+    case .draining, .handling, .writing, .parked:
+      // The answer may still be read (a client that sent its request and then shut its side):
+      // it goes out, then the connection closes.
+      peerClosed = true
+    case .closed:
+      break
+    }
+  }
+
+  /// Bytes read after the last answer: dropped, within the bound.
+  private func discard(_ count: Int) {
+    discarded += count
+    if discarded > core.configuration.maxDiscardBytes { close() }
+  }
+
+  // MARK: - Closing
+
+  /// Closes at once. A request still in its exchange is logged as not completed; a handler or
+  /// stream still running finds no exchange when it answers.
+  func close() {
+    guard state != .closed else { return }
+    enter(.closed)
+    output.removeAll()
+    pending = []
+    if let exchange {
+      self.exchange = nil
+      release(exchange)
+      if exchange.status != nil { core.log(record(exchange, completed: false)) }
+    }
+    act(.close)
+  }
+
+  /// Gives back what an exchange held: its in-flight count and its body budget.
+  func release(_ exchange: Exchange) {
+    if exchange.counted { core.inFlight.subtract(1, ordering: .relaxed) }
+    core.bodyBudget.release(exchange.reserved)
+  }
+
+  /// The access-log record of an exchange.
+  func record(_ exchange: Exchange, completed: Bool) -> HTTPAccessRecord {
+    let components = (now - exchange.started).components
+    return HTTPAccessRecord(
+      id: exchange.id, method: exchange.method ?? HTTPMethod(rawValue: "-"),
+      target: exchange.target,
+      unparsedTarget: exchange.method == nil || exchange.target != nil ? nil : parser.target,
+      route: exchange.route?.pattern.text, status: exchange.status ?? 0,
+      duration: Double(components.seconds) + Double(components.attoseconds) * 1e-18,
+      bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed)
+  }
+
+  // MARK: - Output
+
+  /// What was queued went out, or part of it.
+  private func wrote(_ outcome: OutputQueue.Outcome) {
+    switch outcome {
+    case .failed:
+      close()
+      return
+    case .blocked(let written):
+      if written > 0 { lastProgress = now }
+      if let blocked = sendBlocked {
+        sendBlocked = (blocked.since, blocked.written + written)
+      } else {
+        sendBlocked = (now, 0)
+      }
+      return
+    case .done:
+      lastProgress = now
+      sendBlocked = nil
+    }
+    if let exchange, exchange.status != nil {
+      if let stream = exchange.stream {
+        if !stream.fetching { fetchChunk() }
+        return
+      }
+      finishExchange()
+    }
+    if state == .draining, exchange == nil {
+      if peerClosed {
+        close()
+      } else if !writeShut {
+        writeShut = true
+        drainDeadline = now + linger
+        act(.halfClose)
+      }
+    }
+  }
+
+  /// The answer is all written: log it and get ready for the next request (or the close).
+  private func finishExchange() {
+    guard let exchange else { return }
+    self.exchange = nil
+    served += 1
+    release(exchange)
+    core.log(record(exchange, completed: true))
+    guard state == .writing else { return }
+    if peerClosed {
+      // The client sent its last request and shut its side: it has its answer.
+      close()
+    } else if core.draining.load(ordering: .relaxed) {
+      enter(.draining)
+    } else {
+      enter(.awaitingRequest)
+    }
+  }
+
+  static func double(_ duration: Duration) -> Double {
+    let components = duration.components
+    return Double(components.seconds) + Double(components.attoseconds) * 1e-18
+  }
+}

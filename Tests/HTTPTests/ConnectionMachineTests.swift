@@ -1,0 +1,289 @@
+import Synchronization
+import Testing
+
+@testable import HTTP
+
+/// The connection state machine without a socket: tables of event sequences, each with the
+/// states the machine went through, the answers it wrote, and whether it closed with nothing
+/// held (the way SwiftNIO tests its HTTP server pipeline handler on an embedded channel).
+@Suite struct ConnectionMachineTests {
+  /// One thing that happens to a connection.
+  enum Step: Sendable, CustomStringConvertible {
+    case send(String)
+    /// The client shuts its sending side.
+    case finish
+    case reset
+    case wait(Duration)
+    /// The handlers started so far answer.
+    case answer
+    /// The socket takes this many bytes per write from now on (nil: any number), and what
+    /// waits is written.
+    case room(Int?)
+    case shutdown
+    case graceOver
+
+    var description: String {
+      switch self {
+      case .send(let text): "send \(text.debugDescription.prefix(40))"
+      case .finish: "finish"
+      case .reset: "reset"
+      case .wait(let duration): "wait \(duration)"
+      case .answer: "answer"
+      case .room(let room): "room \(room.map(String.init) ?? "any")"
+      case .shutdown: "shutdown"
+      case .graceOver: "grace over"
+      }
+    }
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    let name: String
+    let steps: [Step]
+    /// The states after each step, repeats folded, from `awaitingRequest`.
+    let states: [ConnectionState]
+    let statuses: [Int]
+    var testDescription: String { name }
+  }
+
+  static let get = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+
+  static let cases: [Case] = [
+    Case(
+      name: "a GET is answered and the connection kept",
+      steps: [.send(get), .answer],
+      states: [.awaitingRequest, .handling, .awaitingRequest], statuses: [200]),
+    Case(
+      name: "pipelined requests are answered in order, one at a time",
+      steps: [.send(get + get), .answer, .answer],
+      states: [.awaitingRequest, .handling, .awaitingRequest], statuses: [200, 200]),
+    Case(
+      name: "Connection: close drains, then closes when the client does",
+      steps: [.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), .answer, .finish],
+      states: [.awaitingRequest, .handling, .draining, .closed], statuses: [200]),
+    Case(
+      name: "a 404 without a body keeps the connection",
+      steps: [.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n"), .send(get), .answer],
+      states: [.awaitingRequest, .handling, .awaitingRequest], statuses: [404, 200]),
+    Case(
+      name: "a refused head with a body drains it, then closes",
+      steps: [
+        .send("POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n"),
+        .send("0123456789"), .finish,
+      ],
+      states: [.awaitingRequest, .draining, .closed], statuses: [404]),
+    Case(
+      name: "a Content-Length beyond 2^64 is a 413 from the head",
+      steps: [
+        .send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n")
+      ],
+      states: [.awaitingRequest, .draining], statuses: [413]),
+    Case(
+      name: "a Content-Length past the route's limit is a 413 from the head",
+      steps: [.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1025\r\n\r\n")],
+      states: [.awaitingRequest, .draining], statuses: [413]),
+    Case(
+      name: "a chunked body past the limit is a 413 as it grows",
+      steps: [
+        .send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        .send("400\r\n" + String(repeating: "a", count: 1024) + "\r\n"), .send("1\r\na\r\n"),
+      ],
+      states: [.awaitingRequest, .readingBody, .draining], statuses: [413]),
+    Case(
+      name: "a FIN in the middle of a head closes at once",
+      steps: [.send("GET / HT"), .finish],
+      states: [.awaitingRequest, .readingHead, .closed], statuses: []),
+    Case(
+      name: "a FIN with the last body bytes closes at once",
+      steps: [.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01234"), .finish],
+      states: [.awaitingRequest, .readingBody, .closed], statuses: []),
+    Case(
+      name: "a reset while the handler runs closes at once; its late answer is dropped",
+      steps: [
+        .send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"), .reset, .answer,
+      ],
+      states: [.awaitingRequest, .handling, .closed], statuses: []),
+    Case(
+      name: "a FIN after a whole request still gets the answer, then the close",
+      steps: [.send(get), .finish, .answer],
+      states: [.awaitingRequest, .handling, .closed], statuses: [200]),
+    Case(
+      name: "a head that does not arrive in time is a 408, then a close after 1 s",
+      steps: [.send("GET / HT"), .wait(.seconds(10)), .wait(.seconds(1))],
+      states: [.awaitingRequest, .readingHead, .draining, .closed], statuses: [408]),
+    Case(
+      name: "a body slower than the minimum rate is a 408",
+      steps: [
+        .send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123"),
+        .wait(.seconds(11)),
+      ],
+      states: [.awaitingRequest, .readingBody, .draining], statuses: [408]),
+    Case(
+      name: "a kept-alive connection closes when idle",
+      steps: [.send(get), .answer, .wait(.seconds(29)), .wait(.seconds(1))],
+      states: [.awaitingRequest, .handling, .awaitingRequest, .closed], statuses: [200]),
+    Case(
+      name: "a new connection without a byte closes after the head timeout",
+      steps: [.wait(.seconds(10))],
+      states: [.awaitingRequest, .closed], statuses: []),
+    Case(
+      name: "a handler that does not answer in time is a 503; its late answer is dropped",
+      steps: [.send(get), .wait(.seconds(60)), .answer],
+      states: [.awaitingRequest, .handling, .draining], statuses: [503]),
+    Case(
+      name: "a client that takes none of its answer is closed when idle",
+      steps: [
+        .room(0), .send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"), .answer, .wait(.seconds(30)),
+      ],
+      states: [.awaitingRequest, .handling, .writing, .closed], statuses: []),
+    Case(
+      name: "a client that takes its answer slower than the minimum rate is closed",
+      steps: [
+        .room(1000), .send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"), .answer, .wait(.seconds(12)),
+        .room(1000),
+        .wait(.seconds(1)),
+      ],
+      states: [.awaitingRequest, .handling, .writing, .closed], statuses: [200]),
+    Case(
+      name: "an answer waiting for a slow client goes out when it reads",
+      steps: [.room(0), .send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"), .answer, .room(nil)],
+      states: [.awaitingRequest, .handling, .writing, .awaitingRequest], statuses: [200]),
+    Case(
+      name: "an overload refusal with a body is parked for its Retry-After",
+      steps: [
+        .send("POST /busy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"), .wait(.seconds(1)),
+        .send("hello"),
+      ],
+      states: [.awaitingRequest, .parked, .draining], statuses: [503]),
+    Case(
+      name: "Expect: 100-continue is answered once the head is accepted",
+      steps: [
+        .send(
+          "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n"),
+        .send("hello"), .answer,
+      ],
+      states: [.awaitingRequest, .readingBody, .handling, .awaitingRequest], statuses: [100, 200]),
+    Case(
+      name: "a framing breach is a 400 and nothing after it is read",
+      steps: [
+        .send("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n" + get)
+      ],
+      states: [.awaitingRequest, .draining], statuses: [400]),
+    Case(
+      name: "shutdown closes a connection waiting for a request",
+      steps: [.send(get), .answer, .shutdown],
+      states: [.awaitingRequest, .handling, .awaitingRequest, .closed], statuses: [200]),
+    Case(
+      name: "a request still waiting for its handler when the grace runs out is a 503",
+      steps: [.send(get), .shutdown, .graceOver, .finish],
+      states: [.awaitingRequest, .handling, .draining, .closed], statuses: [503]),
+    Case(
+      name: "an answer under way when the client shuts its side is written, then closed",
+      steps: [
+        .room(0), .send("GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), .answer,
+        .finish,
+        .room(nil),
+      ],
+      states: [.awaitingRequest, .handling, .draining, .closed], statuses: [200]),
+    Case(
+      name: "a streamed answer is chunked, chunk by chunk",
+      steps: [.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"), .answer],
+      states: [.awaitingRequest, .handling, .writing, .awaitingRequest], statuses: [200]),
+  ]
+
+  static func router() -> Router {
+    var router = Router()
+    router.add(.get, "/") { _ in HTTPResponse(status: 200, body: .bytes(Array("root".utf8))) }
+    router.add(.post, "/echo", maxBodyBytes: 1024) { request in
+      HTTPResponse(status: 200, body: .bytes(Array("\(request.body.count)".utf8)))
+    }
+    router.add(.get, "/big") { _ in
+      HTTPResponse(status: 200, body: .bytes([UInt8](repeating: 66, count: 1 << 20)))
+    }
+    router.add(.get, "/stream") { _ in
+      let chunks = Chunks(["a", "bc", ""])
+      return HTTPResponse(status: 200, body: .stream(length: nil, next: { chunks.next() }))
+    }
+    let overloaded: Router.Preflight = { _ in
+      HTTPResponse(status: 503, headers: ["Retry-After": "1"])
+    }
+    router.add(.post, "/busy", preflight: overloaded) { _ in HTTPResponse(status: 200) }
+    return router
+  }
+
+  @Test(arguments: cases)
+  func eachSequenceMovesAsTheTableSays(_ test: Case) async {
+    let connection = EmbeddedConnection(router: Self.router())
+    for step in test.steps {
+      switch step {
+      case .send(let text): connection.send(text)
+      case .finish: connection.finish()
+      case .reset: connection.reset()
+      case .wait(let duration): connection.advance(by: duration)
+      case .answer: await connection.runHandlers()
+      case .room(let room):
+        connection.room = room
+        connection.flush()
+      case .shutdown: connection.shutdown(graceOver: false)
+      case .graceOver: connection.shutdown(graceOver: true)
+      }
+      #expect(connection.violations() == [], "after \(step)")
+    }
+    #expect(connection.trace == test.states)
+    #expect(connection.statuses == test.statuses)
+    if connection.closed { #expect(connection.isOverAndReleased) }
+  }
+
+  @Test func aStreamIsWrittenAsChunks() async {
+    let connection = EmbeddedConnection(router: Self.router())
+    connection.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+    await connection.runHandlers()
+    let text = String(decoding: connection.written, as: UTF8.self)
+    #expect(text.hasSuffix("\r\n\r\n1\r\na\r\n2\r\nbc\r\n0\r\n\r\n"), "\(text)")
+  }
+
+  @Test func aMoveTheTableDoesNotAllowIsCountedAndCloses() {
+    let connection = EmbeddedConnection(router: Self.router())
+    connection.machine.enter(.handling)
+    #expect(connection.core.illegalTransitions.load(ordering: .relaxed) == 1)
+    #expect(connection.machine.state == .closed)
+    #expect(connection.machine.takeAction().map { "\($0)" } == "close")
+  }
+
+  @Test func everyStateIsReachableAndEveryOneButClosedMayClose() {
+    var reached: Set<ConnectionState> = [.awaitingRequest]
+    var frontier: [ConnectionState] = [.awaitingRequest]
+    while let state = frontier.popLast() {
+      for next in state.successors where reached.insert(next).inserted { frontier.append(next) }
+    }
+    #expect(reached == Set(ConnectionState.allCases))
+    for state in ConnectionState.allCases {
+      #expect(state.mayEnter(.closed) == (state != .closed), "\(state)")
+      for next in ConnectionState.allCases {
+        #expect(state.mayEnter(next) == state.successors.contains(next), "\(state) → \(next)")
+      }
+    }
+  }
+
+  /// Every split of a pipelined pair of requests is answered the same.
+  @Test func everySplitOfTheInputIsAnsweredTheSame() async {
+    let input = Array(
+      ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello" + Self.get).utf8)
+    for cut in 1..<input.count {
+      let connection = EmbeddedConnection(router: Self.router())
+      connection.send(Array(input[..<cut]))
+      connection.send(Array(input[cut...]))
+      await connection.runHandlers()
+      #expect(connection.statuses == [200, 200], "cut at \(cut)")
+      #expect(connection.violations() == [])
+    }
+  }
+}
+
+/// A stream's chunks, handed out one per call.
+private final class Chunks: Sendable {
+  private let chunks: Mutex<[String]>
+  init(_ chunks: [String]) { self.chunks = Mutex(chunks) }
+  func next() -> [UInt8]? {
+    chunks.withLock { chunks in chunks.isEmpty ? nil : Array(chunks.removeFirst().utf8) }
+  }
+}
