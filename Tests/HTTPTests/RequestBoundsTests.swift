@@ -26,6 +26,25 @@ import Testing
     return (Int(line.split(separator: " ")[1]) ?? 0) * 1024
   }
 
+  /// The process's open file descriptors (the server's sockets among them).
+  static func openDescriptors() -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+  }
+
+  /// The open descriptors once the runtime's own exist: the first timed wait of a process opens
+  /// the timer descriptors of Swift's concurrency runtime, which stay.
+  static func settledDescriptors() async throws -> Int {
+    try await Task.sleep(for: .milliseconds(5))
+    return openDescriptors()
+  }
+
+  /// What the open descriptors point at, for a failure's message.
+  static func descriptorKinds() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+    }
+  }
+
   /// Connects to the server, sends `head`, then body bytes as fast as the server takes them, up
   /// to `push` bytes; answers the first status line read and how many body bytes went out before
   /// the server closed.
@@ -91,6 +110,7 @@ import Testing
       configuration.lingerTimeout = .seconds(5)
     }
     let before = Self.resident()
+    let descriptors = try await Self.settledDescriptors()
     let head = "\(line)\r\nHost: x\r\nContent-Length: 9223372036854775809\r\n\r\n"
     let (answered, sent) = try await Self.push(port: server.port, head: head, push: 200 << 20)
     #expect(answered == status)
@@ -99,6 +119,7 @@ import Testing
     #expect(Self.resident() - before < 30 << 20)
     #expect(await server.eventually { server.openConnections == 0 })
     #expect(server.server.inFlightCount == 0)
+    #expect(await server.eventually { Self.openDescriptors() <= descriptors })
     await server.stop()
   }
 
@@ -121,6 +142,7 @@ import Testing
       configuration.idleTimeout = .seconds(75)
     }
     let port = server.port
+    let descriptors = try await Self.settledDescriptors()
     let connections = 40
     let sockets = try await Task.detached { () throws -> [Int32] in
       try (0..<connections).map { _ in
@@ -152,6 +174,11 @@ import Testing
     #expect(await server.eventually { server.openConnections <= 1 })
     #expect(await server.eventually { server.server.inFlightCount == 0 })
     #expect(server.server.core.bodyBudget.reserved == 0)
+    // The busy client's socket and the server's end of it are all that is left open.
+    #expect(
+      await server.eventually { Self.openDescriptors() <= descriptors + 2 },
+      "\(Self.openDescriptors()) descriptors open, \(descriptors) before: \(Self.descriptorKinds())"
+    )
     await server.stop()
   }
 

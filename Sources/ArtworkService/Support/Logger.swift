@@ -160,7 +160,9 @@ public struct Logger: Sendable {
 /// rather than stalling every connection behind a blocked `write(2)`.
 ///
 /// Two buffers of `capacity` bytes: loggers append to one while the writer writes the other out,
-/// then they swap. Neither allocates after start-up.
+/// then they swap. Neither allocates after start-up. The writer is woken only from its sleep
+/// (by the first line after a quiet spell); while lines keep coming it writes what gathered
+/// every millisecond, so a busy server pays one `write` per batch, not a wake-up per line.
 final class StandardErrorWriter: Sendable {
   static let shared = StandardErrorWriter(descriptor: 2, capacity: 1 << 20)
 
@@ -172,6 +174,9 @@ final class StandardErrorWriter: Sendable {
     /// The line being built, its storage kept from line to line.
     var line = LogLine()
     var dropped = 0
+    /// Whether the writer waits for `wake` (found nothing to write); else it comes back by
+    /// itself within a millisecond.
+    var writerAsleep = false
   }
 
   private let descriptor: Int32
@@ -205,33 +210,38 @@ final class StandardErrorWriter: Sendable {
 
   /// Builds a line in the writer's own line buffer and appends it: no storage of its own.
   func write(_ build: (inout LogLine) -> Void) {
-    let wasEmpty = state.withLock { state -> Bool in
+    let mustWake = state.withLock { state -> Bool in
       state.line.removeAll()
       build(&state.line)
       return Self.append(state.line.bytes, to: &state, capacity: capacity)
     }
-    if wasEmpty { wake.signal() }
+    if mustWake { wake.signal() }
   }
 
   private func append(_ body: (inout [UInt8]) -> Void) {
-    let wasEmpty = state.withLock { state -> Bool in
+    let mustWake = state.withLock { state -> Bool in
       var bytes = [UInt8]()
       body(&bytes)
       return Self.append(bytes, to: &state, capacity: capacity)
     }
-    if wasEmpty { wake.signal() }
+    if mustWake { wake.signal() }
   }
 
-  /// Appends `line` if it fits; answers whether the buffer was empty before (the writer is to be
-  /// woken).
+  /// Appends `line` if it fits; answers whether the writer sleeps and is to be woken.
   private static func append(_ line: [UInt8], to state: inout State, capacity: Int) -> Bool {
     guard state.filling.count + line.count <= capacity else {
       state.dropped += 1
       return false
     }
-    let wasEmpty = state.filling.isEmpty
     state.filling.append(contentsOf: line)
-    return wasEmpty
+    return wakeWriter(&state)
+  }
+
+  /// Marks the writer awake; answers whether it was asleep (the caller signals `wake`).
+  private static func wakeWriter(_ state: inout State) -> Bool {
+    guard state.writerAsleep else { return false }
+    state.writerAsleep = false
+    return true
   }
 
   /// Waits until every line appended so far is written (or `timeout` passed): before the process
@@ -239,30 +249,37 @@ final class StandardErrorWriter: Sendable {
   func flush(timeout: Duration = .seconds(2)) {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      let idle = state.withLock { $0.filling.isEmpty && $0.spare != nil }
+      let (idle, mustWake) = state.withLock { state in
+        (state.filling.isEmpty && state.spare != nil, Self.wakeWriter(&state))
+      }
+      if mustWake { wake.signal() }
       if idle { return }
-      wake.signal()
       _ = written.wait(timeout: .now() + .milliseconds(50))
     }
   }
 
-  /// The writer's life: take the filled buffer, give back the empty one, write it out.
+  /// The writer's life: take the filled buffer, give back the empty one, write it out, and come
+  /// back a millisecond later for what gathered meanwhile; sleep when nothing did.
   private func run() {
     while true {
-      wake.wait()
-      while true {
-        let taken = state.withLock { state -> [UInt8]? in
-          guard !state.filling.isEmpty, var spare = state.spare else { return nil }
-          swap(&state.filling, &spare)
-          state.spare = nil
-          return spare
+      let taken = state.withLock { state -> [UInt8]? in
+        guard !state.filling.isEmpty, var spare = state.spare else {
+          state.writerAsleep = true
+          return nil
         }
-        guard var full = taken else { break }
-        full.withUnsafeBytes { Self.write($0, to: descriptor) }
-        full.removeAll(keepingCapacity: true)
-        state.withLock { $0.spare = full }
-        written.signal()
+        swap(&state.filling, &spare)
+        state.spare = nil
+        return spare
       }
+      guard var full = taken else {
+        wake.wait()
+        continue
+      }
+      full.withUnsafeBytes { Self.write($0, to: descriptor) }
+      full.removeAll(keepingCapacity: true)
+      state.withLock { $0.spare = full }
+      written.signal()
+      usleep(1000)
     }
   }
 
