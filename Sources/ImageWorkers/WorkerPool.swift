@@ -43,15 +43,22 @@ public final class WorkerPool: Sendable {
   /// Whether a job submitted now would be refused (every worker busy and the queue full).
   public var isFull: Bool { threads.isFull }
 
-  /// An upload's place among the workers' jobs, from its head to its end: at most as many as
-  /// the workers and their queue can take are out at once, so no more upload bodies are held
-  /// than can be worked on. Given back when the value goes (the request ended, however).
+  /// An upload's place among the workers' jobs, from its head until its job is done: at most as
+  /// many as the workers and their queue can take are out at once, so no more upload bodies are
+  /// held than can be worked on. Given back by `release` (once the job is done: the body has
+  /// served), or when the value goes (the request ended, however).
   public final class Admission: Sendable {
     private let pool: Admissions
+    private let released = Atomic<Bool>(false)
 
     fileprivate init(_ pool: Admissions) { self.pool = pool }
 
-    deinit { pool.release() }
+    /// Gives the place back now (later calls do nothing).
+    public func release() {
+      if !released.exchange(true, ordering: .relaxed) { pool.release() }
+    }
+
+    deinit { release() }
   }
 
   /// The admissions out, and how many may be.

@@ -1,7 +1,7 @@
 import ImageWorkers
 
 /// What the head check of a write route found, handed to the route's later steps as it is: the
-/// body's form, an upload's admission to the image workers (held until the request ends, so
+/// body's form, an upload's admission to the image workers (held until its image is rendered, so
 /// the bodies waiting for a worker are bounded by what the workers and their queue can take),
 /// and, once the fast path has parsed it, the request itself.
 struct WriteContext: Sendable {

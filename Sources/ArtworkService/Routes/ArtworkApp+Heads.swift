@@ -10,7 +10,7 @@ extension ArtworkApp {
 
   /// `POST /v1/artwork` and `POST /v1/thumbhash`, from the head alone, before any body byte is
   /// read: the input form (415), then an upload's admission to the image workers (503 when the
-  /// workers and their queue are spoken for). The admission is held until the request ends, so
+  /// workers and their queue are spoken for). The admission is held until its image is rendered, so
   /// upload bodies in memory never outnumber what the workers and the queue can take.
   func checkUploadHead(_ head: HTTPRequestHead) throws(ArtworkError) -> WriteContext {
     let form = try InputForm(contentType: head.headers["Content-Type"])

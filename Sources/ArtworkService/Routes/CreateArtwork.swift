@@ -17,7 +17,8 @@ extension ArtworkApp {
     let options = try ArtworkOptions(fields: parsed.fields)
     switch parsed.source {
     case .upload(let bytes, let declaredType):
-      let answer = try await renderAndStore(bytes, declaredType: declaredType, options: options)
+      let answer = try await renderAndStore(
+        bytes, declaredType: declaredType, options: options, admission: context.admission)
       return artworkResponse(answer, sourceURL: nil)
     case .url(let url):
       return artworkResponse(try await artwork(from: url, options: options), sourceURL: url)
@@ -68,11 +69,14 @@ extension ArtworkApp {
   }
 
   /// Renders source bytes for `options` and stores the result; answers once the object is
-  /// durably stored (nothing acknowledged is ever lost).
-  func renderAndStore(_ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions)
-    async throws(ArtworkError) -> ArtworkAnswer
-  {
+  /// durably stored (nothing acknowledged is ever lost). An upload's `admission` is given back
+  /// once its image is rendered: the next upload may come in while this one is stored.
+  func renderAndStore(
+    _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
+    admission: WorkerPool.Admission? = nil
+  ) async throws(ArtworkError) -> ArtworkAnswer {
     let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+    admission?.release()
     metrics.recordStages(created.timings)
     let storing = ContinuousClock.now
     if try await storage.put(created.key, bytes: created.bytes) {

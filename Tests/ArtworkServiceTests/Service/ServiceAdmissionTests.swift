@@ -50,6 +50,16 @@ import Testing
       #expect(pool.admitted == 0)
       let accepted = try await service.upload(image)
       #expect(accepted.status == 201, "\(accepted.text)")
+      // An upload gives its place back once rendered (it was, so the place is free), and a
+      // place given back early is not given back again when it goes.
+      #expect(pool.admitted == 0)
+      var early = pool.admit()
+      early?.release()
+      early?.release()
+      #expect(pool.admitted == 0)
+      early = nil
+      held = pool.admit()
+      #expect(held != nil && pool.admit() == nil)
     }
   }
 }
