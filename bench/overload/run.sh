@@ -4,7 +4,7 @@
 # goodput (201 answers per second), the answers seen (only 201 and 503 are allowed), the
 # service's peak RSS (VmHWM) and the p99 of a /healthz probe (one connection, 50 probes a
 # second) running alongside the uploads.
-# Run once with the default queue (ARTWORK_QUEUE=64, which holds 16x on this machine) and once
+# Run once with a queue that holds 16x (ARTWORK_QUEUE=64; the default, 16, refuses part of 16x) and once
 # with ARTWORK_QUEUE=2, so that 8x and 16x are refused 503 from their heads; the clients wait a
 # 503's Retry-After before their next upload, as a relay should (RETRY_AFTER=0: retry at once).
 # Usage: bench/overload/run.sh [SECONDS per level, default 20]
