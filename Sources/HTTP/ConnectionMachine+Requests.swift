@@ -3,6 +3,7 @@ extension ConnectionMachine {
   func beginExchange() {
     exchangeNumber += 1
     exchange = Exchange(number: exchangeNumber, started: now)
+    requestStart.removeAll(keepingCapacity: true)
     parser.forgetHead()
     enter(.readingHead)
   }

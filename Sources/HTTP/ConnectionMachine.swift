@@ -24,6 +24,9 @@ final class ConnectionMachine {
   /// The last time a byte was read or written.
   var lastProgress: ContinuousClock.Instant
   let parser = RequestParser()
+  /// The first bytes of the current request (at most 64), however they arrived: a refusal of
+  /// its request line quotes them (a method sent a byte at a time is still named).
+  var requestStart: [UInt8] = []
   /// Bytes received but not parsed yet: a pipelined request's, or what arrived with the end of
   /// the one before. At most one read's worth: nothing is read while they wait.
   private var pending: [UInt8] = []
@@ -177,6 +180,9 @@ final class ConnectionMachine {
         return 0
       case .awaitingRequest, .readingHead, .readingBody:
         if state == .awaitingRequest { beginExchange() }
+        if state == .readingHead, requestStart.count < 64 {
+          requestStart += bytes[offset..<min(bytes.count, offset + 64 - requestStart.count)]
+        }
         let (consumed, stop) = parser.feed(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
         offset += consumed
         if state == .readingBody, parser.isChunked {
@@ -203,8 +209,8 @@ final class ConnectionMachine {
         case .bodyOverLimit:
           bodyOverLimit()
         case .failed(let failure):
-          let start = Array(bytes[..<min(bytes.count, 64)])
-          let answer = FramingRules.answer(for: failure, fields: parser.fields, start: start)
+          let answer = FramingRules.answer(
+            for: failure, fields: parser.fields, start: requestStart)
           refuseAndClose(answer)
         }
       case .handling, .writing, .parked:

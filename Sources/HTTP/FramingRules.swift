@@ -126,9 +126,12 @@ enum FramingRules {
     switch error {
     case HPE_INVALID_METHOD:
       let method = start.prefix { $0 != UInt8(ascii: " ") }
-      if !method.isEmpty, method.count < start.count, method.allSatisfy(isTokenByte) {
-        return ServerAnswer(
-          status: 501, detail: "The method \(quoted(Array(method))) is not implemented.")
+      if !method.isEmpty, method.allSatisfy(isTokenByte) {
+        // The parser stops at the first byte no method it knows has there, so a method that
+        // came in small reads may not be whole yet: it is still a token, only named by its start.
+        let whole = method.count < start.count
+        let named = whole ? quoted(Array(method)) : "beginning \(quoted(Array(method)))"
+        return ServerAnswer(status: 501, detail: "The method \(named) is not implemented.")
       }
       return ServerAnswer(status: 400, detail: "This is not an HTTP/1.1 request.")
     case HPE_INVALID_VERSION, HPE_INVALID_CONSTANT:

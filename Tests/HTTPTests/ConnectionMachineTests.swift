@@ -264,6 +264,20 @@ import Testing
     }
   }
 
+  /// A method the parser does not know is a 501 naming it (or its start), however its bytes
+  /// arrive (it was a 400 when the method's first bytes came in a read of their own).
+  @Test func anUnknownMethodIsNamedWhateverTheSplit() {
+    let request = Array("BREW / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+    for size in [1, 2, 3, request.count] {
+      let connection = EmbeddedConnection(router: Self.router())
+      for start in stride(from: 0, to: request.count, by: size) {
+        connection.send(Array(request[start..<min(request.count, start + size)]))
+      }
+      #expect(connection.statuses == [501], "\(size) bytes at a time")
+      #expect(String(decoding: connection.written, as: UTF8.self).contains("BR"))
+    }
+  }
+
   /// Every split of a pipelined pair of requests is answered the same.
   @Test func everySplitOfTheInputIsAnsweredTheSame() async {
     let input = Array(
