@@ -46,6 +46,9 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
   /// Machine-readable specifics, sent as extension members of the problem document (RFC 9457
   /// section 3.2): `reason` of a failed fetch, `origin_status` of an origin's refusal.
   public var members: [ProblemMember] = []
+  /// Seconds since the origin last answered, when this failure is a remembered one (the `Age`
+  /// header: the answer came from memory, not from asking now).
+  public var age: Int?
 
   /// An error of `kind` with a public `detail`, internals for the log, and a retry hint.
   public init(

@@ -73,10 +73,12 @@ public final class ArtworkApp: Sendable {
     let failureTTL = config.failureTTL.seconds
     self.artworkResults = ResultCache(
       storage: storage, namespace: "artwork", ttl: ttl, failureTTL: failureTTL,
-      recordKey: config.cacheKey, secrets: config.secretParameters, clock: now)
+      recordKey: config.cacheKey, secrets: config.secretParameters,
+      configuration: config.resultSettings, clock: now)
     self.thumbHashResults = ResultCache(
       storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL,
-      recordKey: config.cacheKey, secrets: config.secretParameters, clock: now)
+      recordKey: config.cacheKey, secrets: config.secretParameters,
+      configuration: config.resultSettings, clock: now)
   }
 
   /// Logs a worker event once: a failure at error level with the input's SHA-256 (the image is
@@ -132,6 +134,7 @@ public final class ArtworkApp: Sendable {
       .post, "/v1/thumbhash", maxBodyBytes: uploadLimit, bodyTooLarge: tooLarge,
       authorize: credentials, check: upload,
       immediate: { [self] in rememberedThumbHash($0, &$1) }, handler: handled(computeThumbHash))
+    router.add(.get, "/v1/artwork/results/{id}", authorize: credentials, handler(artworkResult))
     router.add(
       .post, "/v1/check", maxBodyBytes: 16 * 1024, authorize: credentials, check: json,
       handler: handled(checkURL))

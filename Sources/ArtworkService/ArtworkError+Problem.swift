@@ -120,6 +120,7 @@ extension ArtworkError {
     headers.set("Content-Type", "application/problem+json")
     headers.set("Cache-Control", "no-store")
     if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+    if let age { headers.set("Age", String(age)) }
     if kind == .unauthorized { headers.set("WWW-Authenticate", "Bearer") }
     return HTTPResponse(
       status: kind.status, headers: headers, body: .bytes(JSONValue.object(members).bytes))

@@ -9,6 +9,11 @@ import Synchronization
 /// TTL; concurrent identical requests share one run. Records live in storage (they survive
 /// restarts and are shared by replicas) with a small in-memory copy in front.
 ///
+/// What it answers is true now: a refusal by policy (a private address, a scheme) is never
+/// remembered but decided again on every request; a record made under other settings is not
+/// answered; a caller may ask for the origin to be asked again (`revalidate`); and every answer
+/// from a record says how old it is.
+///
 /// It never calls back into its caller: `begin` answers either a result or a `Lease`, the
 /// caller does the work (fetch, render, store) and reports through the lease, and everyone who
 /// asked for the same key meanwhile gets that report.
@@ -17,8 +22,9 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
 
   /// What `begin` found.
   enum Start: Sendable {
-    /// A result, and whether it came from the cache (false: another request just produced it).
-    case answer(Payload, hit: Bool)
+    /// A result, and its age in seconds when it came from a record (nil: another request just
+    /// produced it).
+    case answer(Payload, age: Int?)
     /// Nothing fresh: the caller produces the result and reports it through the lease.
     case produce(Lease)
   }
@@ -71,7 +77,9 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     /// A fresh result: stored, remembered, and handed to everyone waiting.
     func produced(_ payload: Payload, validators: Validators) async throws(ArtworkError) -> Payload
     {
-      let record = Record(url: url, payload: payload, validators: validators, checkedAt: now)
+      let record = Record(
+        url: url, payload: payload, validators: validators, checkedAt: now,
+        configuration: cache.configuration)
       do throws(ArtworkError) {
         try await cache.save(key, record)
       } catch {
@@ -104,7 +112,12 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     /// Producing failed. An origin that is down or slow keeps its last good result (relays keep
     /// working), and is asked again only after the failure TTL; a failure that is the origin's
     /// or the image's fault is remembered for the failure TTL; anything else is thrown as is.
-    func failed(_ error: ArtworkError) async throws(ArtworkError) -> Payload {
+    func failed(_ failure: ArtworkError) async throws(ArtworkError) -> Payload {
+      var error = failure
+      // The origin will be asked again once the failure TTL has passed: say so.
+      if error.kind == .badGateway || error.kind == .gatewayTimeout, error.retryAfter == nil {
+        error.retryAfter = max(1, Int(cache.failureTTL.rounded(.up)))
+      }
       if let previous, var record, error.kind == .badGateway || error.kind == .gatewayTimeout {
         record.checkedAt = now - max(0, cache.ttl - cache.failureTTL)
         try? await cache.save(key, record)
@@ -115,7 +128,9 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
         let failure = Record.Failure(
           kind: error.kind.rawValue, detail: error.detail,
           members: error.members.isEmpty ? nil : error.members)
-        try? await cache.save(key, Record(url: url, failure: failure, checkedAt: now))
+        let record = Record(
+          url: url, failure: failure, checkedAt: now, configuration: cache.configuration)
+        try? await cache.save(key, record)
       }
       report(.failure(error))
       throw error
@@ -129,6 +144,8 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
 
   let ttl: Double
   let failureTTL: Double
+  /// The fingerprint of the settings results are made under (`ServiceConfig.resultSettings`).
+  let configuration: String
   private let storage: any ArtworkStorage
   private let namespace: String
   /// Names records by a keyed hash of the URL and options, so that storage never holds a URL's
@@ -149,11 +166,14 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   ///   - clock: seconds since 1970; injected so tests can move time.
   ///   - recordKey: the key of the hash that names records (`ARTWORK_CACHE_KEY`).
   ///   - secrets: the query parameters redacted from the URL each record keeps.
+  ///   - configuration: the fingerprint of the settings results are made under; records of
+  ///     another are not answered.
   init(
     storage: any ArtworkStorage, namespace: String, ttl: Double, failureTTL: Double,
     recordKey: [UInt8] = ServiceConfig.defaultCacheKey, secrets: SecretParameters = .init(),
-    clock: @escaping @Sendable () -> Double
+    configuration: String = "", clock: @escaping @Sendable () -> Double
   ) {
+    self.configuration = configuration
     self.storage = storage
     self.namespace = namespace
     self.recordKey = recordKey
@@ -164,10 +184,16 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   }
 
   /// Failures worth remembering: the origin's or the image's fault, not ours or a passing load.
+  /// A refusal by policy (a private address, a scheme, user info: `forbidden-address`,
+  /// `bad-request`) is not: it costs nothing to decide again, and the policy may have changed.
   static func isCacheable(_ error: ArtworkError) -> Bool {
-    switch error.kind {
-    case .badRequest, .forbiddenAddress, .payloadTooLarge, .unsupportedMediaType,
-      .unprocessableImage, .sourceNotAvailable, .badGateway, .gatewayTimeout:
+    isCacheable(error.kind)
+  }
+
+  static func isCacheable(_ kind: ArtworkError.Kind) -> Bool {
+    switch kind {
+    case .payloadTooLarge, .unsupportedMediaType, .unprocessableImage, .sourceNotAvailable,
+      .badGateway, .gatewayTimeout:
       true
     default: false
     }
@@ -175,9 +201,14 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
 
   /// The result for `url` under `variant` (the canonical options): fresh from the cache, or
   /// the one another request is producing now, or a lease to produce it. A remembered failure
-  /// is thrown.
-  func begin(url: String, variant: String) async throws(ArtworkError) -> Start {
-    if let answer = try remembered(url: url, variant: variant) { return .answer(answer, hit: true) }
+  /// is thrown. With `revalidate` (the caller's `Cache-Control: no-cache`) a fresh record is
+  /// not answered: the origin is asked again, conditionally when there is a result.
+  func begin(url: String, variant: String, revalidate: Bool = false) async throws(ArtworkError)
+    -> Start
+  {
+    if !revalidate, let (answer, age) = try remembered(url: url, variant: variant) {
+      return .answer(answer, age: age)
+    }
     let key = self.key(url: url, variant: variant)
     let joined: Result<Payload, ArtworkError>? = await withCheckedContinuation { continuation in
       let first = running.withLock { running -> Bool in
@@ -190,31 +221,94 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
       }
       if first { continuation.resume(returning: nil) }
     }
-    if let joined { return .answer(try joined.get(), hit: false) }
+    if let joined { return .answer(try joined.get(), age: nil) }
     let now = clock()
     let stored: Record?
     do throws(ArtworkError) {
       stored = try await load(key)
-      if let stored, let answer = try Self.fresh(stored, now: now, ttl: ttl, failureTTL: failureTTL)
-      {
+      if !revalidate, let stored, let answer = try fresh(stored, now: now) {
         remember(key, stored)
         finish(key, .success(answer))
-        return .answer(answer, hit: true)
+        return .answer(answer, age: Self.age(of: stored, now: now))
       }
     } catch {
       finish(key, .failure(error))
       throw error
     }
+    // A record of other settings is not even revalidated: its result is made again.
+    let usable = stored?.configuration == configuration ? stored : nil
     return .produce(
-      Lease(key: key, url: url, record: stored, previous: stored?.payload, cache: self, now: now))
+      Lease(key: key, url: url, record: usable, previous: usable?.payload, cache: self, now: now))
   }
 
-  /// The fresh result for `url` under `variant` if memory holds one, without waiting on
-  /// anything: nil when it must be looked up in storage or produced; a fresh failure is thrown.
-  func remembered(url: String, variant: String) throws(ArtworkError) -> Payload? {
+  /// The fresh result for `url` under `variant` and its age in seconds, if memory holds one,
+  /// without waiting on anything: nil when it must be looked up in storage or produced; a fresh
+  /// failure is thrown.
+  func remembered(url: String, variant: String) throws(ArtworkError) -> (Payload, age: Int)? {
     let key = self.key(url: url, variant: variant)
     guard let record = memory.withLock({ $0[key] }) else { return nil }
-    return try Self.fresh(record, now: clock(), ttl: ttl, failureTTL: failureTTL)
+    let now = clock()
+    guard let payload = try fresh(record, now: now) else { return nil }
+    return (payload, Self.age(of: record, now: now))
+  }
+
+  /// The last result for `url` under `variant`, however old, when one was made under these
+  /// settings: what a relay that cannot wait gets while the origin is asked again.
+  func lastKnown(url: String, variant: String) async -> Payload? {
+    let key = self.key(url: url, variant: variant)
+    guard let record = try? await load(key), record.configuration == configuration else {
+      return nil
+    }
+    return record.payload
+  }
+
+  /// The name a result is known by outside (the `Location` of a `POST /v1/artwork` that did not
+  /// finish within its wait): the keyed hash its record is stored under, which tells nothing of
+  /// the URL.
+  func resultID(url: String, variant: String) -> String {
+    resultID(key: key(url: url, variant: variant))
+  }
+
+  /// What is known of the result named `id` (`resultID`).
+  enum Known: Sendable {
+    /// Its last result, the URL it came from (redacted) and its age.
+    case ready(Payload, url: String, age: Int)
+    /// It is being made, here.
+    case running
+    /// Not known here: never asked, forgotten, or being made by another replica.
+    case unknown
+  }
+
+  /// The result named `id`: its record when fresh (a remembered failure is thrown), else
+  /// `.running` while this process makes it, else its last result, else `.unknown`.
+  func known(id: String) async throws(ArtworkError) -> Known {
+    guard id.utf8.count == 64,
+      id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+    else {
+      return .unknown
+    }
+    let now = clock()
+    let record = (try? await storage.getRecord("source-cache/\(id)")).flatMap { $0 }
+      .flatMap { Record(json: $0) }
+    if let record, let payload = try fresh(record, now: now) {
+      return .ready(payload, url: record.url, age: Self.age(of: record, now: now))
+    }
+    let keys = running.withLock { Array($0.keys) }
+    if keys.contains(where: { resultID(key: $0) == id }) { return .running }
+    if let record, record.configuration == configuration, let payload = record.payload {
+      return .ready(payload, url: record.url, age: Self.age(of: record, now: now))
+    }
+    return .unknown
+  }
+
+  private func resultID(key: String) -> String {
+    SHA256.hmacHex(key: recordKey, Array(key.utf8))
+  }
+
+  /// Whether `url` under `variant` is being produced now, by this process.
+  func isRunning(url: String, variant: String) -> Bool {
+    let key = self.key(url: url, variant: variant)
+    return running.withLock { $0[key] != nil }
   }
 
   /// Hands `result` to every request waiting for `key` and ends its run.
@@ -225,25 +319,33 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
 
   private func key(url: String, variant: String) -> String { "\(namespace)|\(variant)|\(url)" }
 
-  /// The answer a record gives at `now`: its payload while fresh, its failure (thrown) while
-  /// that is fresh, nil when it must be produced again.
-  private static func fresh(_ record: Record, now: Double, ttl: Double, failureTTL: Double)
-    throws(ArtworkError) -> Payload?
-  {
+  /// Whole seconds since the origin last answered for `record` (the `Age` header).
+  private static func age(of record: Record, now: Double) -> Int {
+    max(0, Int((now - record.checkedAt).rounded(.down)))
+  }
+
+  /// The answer a record gives at `now`: its payload while fresh, its failure (thrown, with
+  /// its age) while that is fresh, nil when it must be produced again. A record made under
+  /// other settings, or a failure of a kind no longer remembered, gives nothing.
+  private func fresh(_ record: Record, now: Double) throws(ArtworkError) -> Payload? {
+    guard record.configuration == configuration else { return nil }
     let age = now - record.checkedAt
     if let failure = record.failure {
-      guard age >= 0, age < failureTTL else { return nil }
-      throw ArtworkError(
-        ArtworkError.Kind(rawValue: failure.kind) ?? .badGateway, failure.detail,
-        members: failure.members ?? [])
+      guard age >= 0, age < failureTTL,
+        let kind = ArtworkError.Kind(rawValue: failure.kind), Self.isCacheable(kind)
+      else { return nil }
+      var error = ArtworkError(kind, failure.detail, members: failure.members ?? [])
+      error.age = Self.age(of: record, now: now)
+      if kind == .badGateway || kind == .gatewayTimeout {
+        error.retryAfter = max(1, Int((failureTTL - age).rounded(.up)))
+      }
+      throw error
     }
     guard let payload = record.payload, age >= 0, age < ttl else { return nil }
     return payload
   }
 
-  private func recordName(_ key: String) -> String {
-    "source-cache/\(SHA256.hmacHex(key: recordKey, Array(key.utf8)))"
-  }
+  private func recordName(_ key: String) -> String { "source-cache/\(resultID(key: key))" }
 
   private func load(_ key: String) async throws(ArtworkError) -> Record? {
     if let record = memory.withLock({ $0[key] }) { return record }

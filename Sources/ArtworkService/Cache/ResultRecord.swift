@@ -24,10 +24,13 @@ struct ResultRecord<Payload: Codable & Sendable & Equatable>: Codable, Sendable,
   var lastModified: String?
   /// When the origin last confirmed (or produced) this result, in seconds since 1970.
   var checkedAt: Double
+  /// The fingerprint of the settings the result was made under (limits, address policy,
+  /// timeouts): a record made under other settings is not answered.
+  var configuration: String?
 
   init(
     url: String, payload: Payload? = nil, failure: Failure? = nil,
-    validators: Validators = Validators(), checkedAt: Double
+    validators: Validators = Validators(), checkedAt: Double, configuration: String? = nil
   ) {
     self.version = Self.currentVersion
     self.url = url
@@ -36,6 +39,7 @@ struct ResultRecord<Payload: Codable & Sendable & Equatable>: Codable, Sendable,
     self.etag = validators.etag
     self.lastModified = validators.lastModified
     self.checkedAt = checkedAt
+    self.configuration = configuration
   }
 
   /// The origin's validators for `payload`.

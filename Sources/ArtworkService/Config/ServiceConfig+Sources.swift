@@ -1,3 +1,4 @@
+import ArtworkCore
 import ImageWorkers
 import SafeFetch
 
@@ -31,5 +32,17 @@ extension ServiceConfig {
     SourceFetcher.Configuration(
       policy: AddressPolicy(privateSources: privateSourceList),
       maxBytes: maxBytes ?? maxSourceBytes, fetchTimeout: fetchTimeout, caFile: caFile)
+  }
+
+  /// The fingerprint of the settings a source URL's result depends on (the limits, the address
+  /// policy, the CAs, the time budgets): a remembered result made under others is not answered.
+  /// Names in the allow-list are sorted, so reordering it changes nothing.
+  var resultSettings: String {
+    let parts = [
+      "bytes=\(maxSourceBytes)", "pixels=\(maxPixels)",
+      "private=\(privateSources.map { $0.lowercased() }.sorted().joined(separator: ","))",
+      "ca=\(caFile ?? "")", "fetch=\(fetchTimeout)", "worker=\(workerMemory)/\(workerTimeout)",
+    ]
+    return SHA256.hex(Array(parts.joined(separator: "|").utf8)).prefix(16).description
   }
 }

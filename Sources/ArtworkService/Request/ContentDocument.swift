@@ -24,6 +24,8 @@ struct ContentDocument: Sendable {
   let bytes: [UInt8]
   /// The members of the content object, where they are in `bytes`.
   let members: [JSONMemberSpan]
+  /// Where the content object is in `bytes` (all of it, unless the body is a push body).
+  let contentRange: Range<Int>
   /// `image_url`.
   let imageURL: ImageURL
   /// `image_shape` when sent as a string (checked: `poster`, `square` or `circle`).
@@ -31,16 +33,23 @@ struct ContentDocument: Sendable {
 
   /// Reads `bytes` and checks the relay's rules: an object (or a push body with a `content`
   /// object), image fields only on the templates with an image slot, `image_url` a string or
-  /// null, `image_shape` one of the three shapes, `image_thumbhash` a string or null.
-  init(parsing bytes: [UInt8]) throws(ArtworkError) {
+  /// null, `image_shape` one of the three shapes, `image_thumbhash` null or a ThumbHash.
+  /// `checkingThumbHash: false` takes any string as `image_thumbhash` (one a caller did not
+  /// send but holds from before); `checkingRules: false` reads without any check (the content
+  /// a relay has stored, judged when it was sent).
+  init(parsing bytes: [UInt8], checkingRules: Bool = true, checkingThumbHash: Bool = true)
+    throws(ArtworkError)
+  {
     let document: JSONValue
     do throws(JSONSyntaxError) {
       document = try JSONValue(parsing: bytes)
     } catch {
       throw ArtworkError(.badRequest, "The body is not valid JSON: \(error).")
     }
+    let start = Self.start(bytes)
+    var contentRange = start..<bytes.count
     guard case .object = document,
-      var members = JSONValue.memberSpans(in: bytes, objectAt: Self.start(bytes))
+      var members = JSONValue.memberSpans(in: bytes, objectAt: start)
     else {
       throw ArtworkError(
         .badRequest,
@@ -53,10 +62,25 @@ struct ContentDocument: Sendable {
       guard let spans = JSONValue.memberSpans(in: bytes, objectAt: inner.valueRange.lowerBound)
       else { throw ArtworkError(.badRequest, "The \"content\" object could not be read.") }
       members = spans
+      contentRange = inner.valueRange
     }
     self.bytes = bytes
     self.members = members
+    self.contentRange = contentRange
     let value = { (key: String) in Self.member(key, of: members) }
+    guard checkingRules else {
+      if case .string(let url) = value("image_url") {
+        imageURL = .url(url)
+      } else {
+        imageURL = value("image_url") == .null ? .null : .absent
+      }
+      if case .string(let text) = value("image_shape") {
+        shape = text.lowercased()
+      } else {
+        shape = nil
+      }
+      return
+    }
 
     switch value("template") {
     case nil, .string: break
@@ -93,7 +117,8 @@ struct ContentDocument: Sendable {
         .unprocessableContent, "image_shape must be \"poster\", \"square\" or \"circle\".")
     }
     switch value("image_thumbhash") {
-    case nil, .null, .string: break
+    case nil, .null: break
+    case .string(let hash): if checkingThumbHash { try ThumbHashField.check(hash) }
     default:
       throw ArtworkError(
         .unprocessableContent, "image_thumbhash must be a string (a ThumbHash) or null.")
@@ -122,6 +147,34 @@ struct ContentDocument: Sendable {
 
   /// The value of the content object's member `key`, when sent.
   func value(of key: String) -> JSONValue? { Self.member(key, of: members) }
+
+  /// The three image fields as sent (nil for one not sent), to tell whether the artwork changed.
+  var imageFields: [JSONValue?] { Self.imageFields.map { value(of: $0) } }
+
+  /// The body with the content object's members `keys` taken out; every other byte as sent.
+  func removing(_ keys: [String]) -> [UInt8] {
+    // One member at a time, each with the comma that separated it from a neighbour.
+    var out = bytes
+    var current = self
+    while let index = current.members.firstIndex(where: { member in
+      keys.contains { $0.utf8.elementsEqual(member.key.utf8) }
+    }) {
+      let members = current.members
+      let cut: Range<Int>
+      if index + 1 < members.count {
+        cut = members[index].member.lowerBound..<members[index + 1].member.lowerBound
+      } else if index > 0 {
+        cut = members[index - 1].member.upperBound..<members[index].member.upperBound
+      } else {
+        cut = members[index].member
+      }
+      out.removeSubrange(cut)
+      // NOTE: what is left is valid JSON (a member and its comma went together), so it reads.
+      guard let next = try? ContentDocument(parsing: out, checkingRules: false) else { break }
+      current = next
+    }
+    return out
+  }
 
   /// Keys compared by code points, as the reader compares them (Swift's `==` would take `"é"`
   /// and `"e\u{301}"`, two keys of one object, for the same).

@@ -4,12 +4,13 @@ import SafeFetch
 extension ArtworkApp {
   /// The remembered result of `url` under `variant`, or the lease to produce it, counted as a
   /// cache hit or miss for /metrics.
-  func lookUp<Payload>(_ url: String, variant: String, in cache: ResultCache<Payload>)
-    async throws(ArtworkError) -> ResultCache<Payload>.Start
-  {
-    let start = try await cache.begin(url: url, variant: variant)
+  /// `revalidate` (the caller's `Cache-Control: no-cache`) asks the origin again.
+  func lookUp<Payload>(
+    _ url: String, variant: String, in cache: ResultCache<Payload>, revalidate: Bool = false
+  ) async throws(ArtworkError) -> ResultCache<Payload>.Start {
+    let start = try await cache.begin(url: url, variant: variant, revalidate: revalidate)
     switch start {
-    case .answer(_, let hit): metrics.recordCacheLookup(hit: hit)
+    case .answer(_, let age): metrics.recordCacheLookup(hit: age != nil)
     case .produce: metrics.recordCacheLookup(hit: false)
     }
     return start

@@ -19,8 +19,11 @@ extension ArtworkApp {
       let answer = try await hash(bytes, declaredType: declaredType)
       return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: nil))
     case .url(let url):
-      let answer = try await thumbHash(from: url)
-      return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: url))
+      let revalidate = RequestPreferences(request.headers).revalidate
+      let (answer, age) = try await thumbHash(from: url, revalidate: revalidate)
+      return JSONResponse.make(
+        200, ArtworkApp.thumbHashJSON(answer, sourceURL: url),
+        headers: age.map { [("Age", String($0))] } ?? [])
     }
   }
 
@@ -31,32 +34,36 @@ extension ArtworkApp {
     guard let parsed = ArtworkRequest.parseJSON(request, form: context.form) else { return nil }
     context.parsed = parsed
     guard case .url(let url) = parsed.source, parsed.fields.isEmpty,
-      let answer = try? thumbHashResults.remembered(url: url, variant: "")
+      !RequestPreferences(request.headers).revalidate,
+      let (answer, age) = try? thumbHashResults.remembered(url: url, variant: "")
     else { return nil }
     metrics.recordCacheLookup(hit: true)
-    return JSONResponse.make(200, ArtworkApp.thumbHashJSON(answer, sourceURL: url))
+    return JSONResponse.make(
+      200, ArtworkApp.thumbHashJSON(answer, sourceURL: url), headers: [("Age", String(age))])
   }
 
   /// A URL's ThumbHash: the remembered result while fresh; else fetched (conditionally when
-  /// there is a result to revalidate), hashed and remembered.
-  func thumbHash(from url: String) async throws(ArtworkError) -> ThumbHashAnswer {
+  /// there is a result to revalidate), hashed and remembered; with the age of a remembered one.
+  func thumbHash(from url: String, revalidate: Bool = false) async throws(ArtworkError)
+    -> (ThumbHashAnswer, age: Int?)
+  {
     // 1. The remembered result, or the lease to produce it.
     let lease: ResultCache<ThumbHashAnswer>.Lease
-    switch try await lookUp(url, variant: "", in: thumbHashResults) {
-    case .answer(let answer, _): return answer
+    switch try await lookUp(url, variant: "", in: thumbHashResults, revalidate: revalidate) {
+    case .answer(let answer, let age): return (answer, age)
     case .produce(let started): lease = started
     }
     do throws(ArtworkError) {
       // 2. Fetch, conditionally when there is a result to revalidate.
       let fetched = try await fetchSource(url, validators: lease.validators ?? Validators())
       // 3. Not modified: the last result holds.
-      if fetched.isNotModified { return try await lease.confirmed(fetched.validators) }
+      if fetched.isNotModified { return (try await lease.confirmed(fetched.validators), nil) }
       // 4. Hash, then remember.
       let answer = try await hash(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence))
-      return try await lease.produced(answer, validators: fetched.validators)
+      return (try await lease.produced(answer, validators: fetched.validators), nil)
     } catch {
-      return try await lease.failed(error)
+      return (try await lease.failed(error), nil)
     }
   }
 

@@ -21,7 +21,36 @@ extension ArtworkApp {
         bytes, declaredType: declaredType, options: options, admission: context.admission)
       return artworkResponse(answer, sourceURL: nil)
     case .url(let url):
-      return artworkResponse(try await artwork(from: url, options: options), sourceURL: url)
+      let preferences = RequestPreferences(request.headers)
+      let revalidate = preferences.revalidate
+      guard let wait = preferences.wait else {
+        let (answer, age) = try await artwork(from: url, options: options, revalidate: revalidate)
+        return artworkResponse(answer, sourceURL: url, age: age)
+      }
+      // The caller waits at most `wait` seconds; the work goes on after that, and its result
+      // is what the Location answers.
+      let outcome = await BoundedWait.run(atMost: wait) { [self] () throws(ArtworkError) in
+        try await artwork(from: url, options: options, revalidate: revalidate)
+      }
+      switch outcome {
+      case .finished(let result):
+        let (answer, age) = try result.get()
+        return artworkResponse(
+          answer, sourceURL: url, age: age, headers: [("Preference-Applied", "wait=\(wait)")])
+      case .pending:
+        let id = artworkResults.resultID(url: url, variant: options.cacheKey)
+        return JSONResponse.make(
+          202,
+          .object([
+            ("status", .string("pending")),
+            ("result", .string("/v1/artwork/results/\(id)")),
+            ("detail", .string("The artwork is being made; GET the result URL for it.")),
+          ]),
+          headers: [
+            ("Location", "/v1/artwork/results/\(id)"), ("Retry-After", "1"),
+            ("Preference-Applied", "wait=\(wait)"),
+          ])
+      }
     }
   }
 
@@ -32,23 +61,28 @@ extension ArtworkApp {
     guard let parsed = ArtworkRequest.parseJSON(request, form: context.form) else { return nil }
     context.parsed = parsed
     guard case .url(let url) = parsed.source,
+      !RequestPreferences(request.headers).revalidate,
       let options = try? ArtworkOptions(fields: parsed.fields),
-      let answer = try? artworkResults.remembered(url: url, variant: options.cacheKey)
+      let (answer, age) = try? artworkResults.remembered(url: url, variant: options.cacheKey)
     else { return nil }
     metrics.recordCacheLookup(hit: true)
-    return artworkResponse(answer, sourceURL: url)
+    return artworkResponse(answer, sourceURL: url, age: age)
   }
 
   /// A URL's artwork: the remembered result while it is fresh; else the origin is asked
   /// (conditionally when the last result's image is still stored), and a new image is rendered,
-  /// stored and remembered. Concurrent identical requests share one run.
-  func artwork(from url: String, options: ArtworkOptions) async throws(ArtworkError)
-    -> ArtworkAnswer
+  /// stored and remembered. Concurrent identical requests share one run. Answers the age of a
+  /// remembered result (nil when it was made or confirmed now); `revalidate` asks the origin
+  /// again even when the result is fresh.
+  func artwork(from url: String, options: ArtworkOptions, revalidate: Bool = false)
+    async throws(ArtworkError) -> (ArtworkAnswer, age: Int?)
   {
     // 1. The remembered result, or the lease to produce it.
     let lease: ResultCache<ArtworkAnswer>.Lease
-    switch try await lookUp(url, variant: options.cacheKey, in: artworkResults) {
-    case .answer(let answer, _): return answer
+    switch try await lookUp(
+      url, variant: options.cacheKey, in: artworkResults, revalidate: revalidate)
+    {
+    case .answer(let answer, let age): return (answer, age)
     case .produce(let started): lease = started
     }
     do throws(ArtworkError) {
@@ -57,14 +91,14 @@ extension ArtworkApp {
       // 3. Fetch, conditionally when there is a result to revalidate.
       let fetched = try await fetchSource(url, validators: lease.validators ?? Validators())
       // 4. Not modified: the last result holds.
-      if fetched.isNotModified { return try await lease.confirmed(fetched.validators) }
+      if fetched.isNotModified { return (try await lease.confirmed(fetched.validators), nil) }
       // 5. Render and store the new image, then remember it.
       let answer = try await renderAndStore(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
         options: options)
-      return try await lease.produced(answer, validators: fetched.validators)
+      return (try await lease.produced(answer, validators: fetched.validators), nil)
     } catch {
-      return try await lease.failed(error)
+      return (try await lease.failed(error), nil)
     }
   }
 
@@ -93,12 +127,18 @@ extension ArtworkApp {
     return (try? await storage.head(key)) != nil
   }
 
-  private func artworkResponse(_ answer: ArtworkAnswer, sourceURL: String?) -> HTTPResponse {
+  /// The answer's 201 (or `status`); `age` (a remembered result's) becomes the `Age` header.
+  func artworkResponse(
+    _ answer: ArtworkAnswer, sourceURL: String?, age: Int? = nil, status: Int = 201,
+    headers extra: [(String, String)] = []
+  ) -> HTTPResponse {
     // The file name was validated when the answer was made: not parsed again here, on the hot
     // path of remembered answers.
     let url = config.imageURL(fileName: answer.fileName)
     let body = ArtworkApp.artworkJSON(answer, location: url, sourceURL: sourceURL)
-    return JSONResponse.make(201, body, headers: [("Location", url)])
+    var headers = [("Location", url)] + extra
+    if let age { headers.append(("Age", String(age))) }
+    return JSONResponse.make(status, body, headers: headers)
   }
 
 }

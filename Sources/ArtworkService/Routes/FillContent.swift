@@ -8,34 +8,121 @@ import Storage
 // `POST /v1/content`: a relay's Live Activity content, back with its artwork filled in.
 
 extension ArtworkApp {
-  /// The handler: read the document and the relay's rules, then
+  /// The handler: read the document (or the update form's `stored` and `patch`, merged by the
+  /// relay's rules), then
   /// - `image_url` absent or null: the document as sent;
   /// - `image_url` one of our hosted URLs: `image_thumbhash` from the stored object, nothing
   ///   fetched;
   /// - any other URL: fetched and framed as `POST /v1/artwork` would (`image_shape` from the
   ///   document, `size` and `crop` from the query), through the same result cache, and both
   ///   fields set from what was stored.
+  ///
+  /// With `Prefer: wait=N` the artwork is waited for at most N seconds: past that, or when the
+  /// source fails, the document still comes back (200) without the image fields that could not
+  /// be filled, or with this source's last artwork, and `Artwork-Status` says which.
   func fillContent(_ request: HTTPRequest, _ context: WriteContext) async throws(ArtworkError)
     -> HTTPResponse
   {
     let query = try contentOptions(request.query)
-    let document = try ContentDocument(parsing: request.body)
-    let filled: [UInt8]
-    switch document.imageURL {
-    case .absent, .null:
-      filled = document.bytes
-    case .url(let url):
-      if let key = hostedKey(url) {
-        filled = document.filled(imageURL: nil, thumbHash: try await storedThumbHash(key, url: url))
+    let preferences = RequestPreferences(request.headers)
+    let update = try ContentUpdate(parsing: request.body)
+    let document =
+      if let update {
+        try ContentDocument(parsing: try update.merged(), checkingThumbHash: false)
       } else {
-        var fields = query
-        fields["shape"] = document.shape ?? "square"
-        let answer = try await artwork(from: url, options: try ArtworkOptions(fields: fields))
-        filled = document.filled(
-          imageURL: config.imageURL(fileName: answer.fileName), thumbHash: answer.thumbHash)
+        try ContentDocument(parsing: request.body)
+      }
+    let fill = try await artworkFill(document, query: query, preferences: preferences)
+    let body: [UInt8]
+    switch fill.fields {
+    case .unchanged: body = document.bytes
+    case .set(let url, let hash): body = document.filled(imageURL: url, thumbHash: hash)
+    case .notFilled:
+      // What the relay can push now: the stored artwork carries forward (the update form), or
+      // the URL that could not be hosted is left out.
+      body = try update?.merged(withoutPatchImage: true) ?? document.removing(["image_url"])
+    }
+    var headers: [(String, String)] = []
+    if let status = fill.status { headers.append(("Artwork-Status", status)) }
+    if let wait = preferences.wait { headers.append(("Preference-Applied", "wait=\(wait)")) }
+    if let age = fill.age { headers.append(("Age", String(age))) }
+    if let update {
+      let answered = try ContentDocument(parsing: body, checkingRules: false)
+      let changed = answered.imageFields != update.stored.imageFields
+      headers.append(("Artwork-Changed", changed ? "true" : "false"))
+    }
+    return JSONResponse.make(200, text: body, headers: headers)
+  }
+
+  /// What becomes of a document's image fields.
+  struct ArtworkFill: Sendable {
+    enum Fields: Sendable {
+      /// No image_url to fill: the document as it is.
+      case unchanged
+      /// `image_url` (when not nil) and `image_thumbhash` set to these.
+      case set(url: String?, hash: String)
+      /// The artwork could not be had in time (or at all): no image fields from this source.
+      case notFilled
+    }
+    var fields: Fields
+    /// `Artwork-Status`: `ready`, `pending` or `failed; reason="..."` (nil: no image_url).
+    var status: String?
+    /// The age of a remembered result (the `Age` header).
+    var age: Int?
+  }
+
+  /// The artwork of `document`'s `image_url`, within the caller's wait when it has one. Without
+  /// a wait a failure is thrown, as `POST /v1/artwork` would; with one it is reported in the
+  /// status, and the source's last artwork (when it was hosted before and is still stored) is
+  /// answered in its place.
+  private func artworkFill(
+    _ document: ContentDocument, query: [String: String], preferences: RequestPreferences
+  ) async throws(ArtworkError) -> ArtworkFill {
+    guard case .url(let url) = document.imageURL else {
+      return ArtworkFill(fields: .unchanged)
+    }
+    let options: ArtworkOptions?
+    let work: @Sendable () async throws(ArtworkError) -> ArtworkFill
+    if let key = hostedKey(url) {
+      options = nil
+      work = { [self] () throws(ArtworkError) in
+        let hash = try await storedThumbHash(key, url: url)
+        return ArtworkFill(fields: .set(url: nil, hash: hash), status: "ready")
+      }
+    } else {
+      var fields = query
+      fields["shape"] = document.shape ?? "square"
+      let made = try ArtworkOptions(fields: fields)
+      options = made
+      work = { [self] () throws(ArtworkError) in
+        let (answer, age) = try await artwork(
+          from: url, options: made, revalidate: preferences.revalidate)
+        return ArtworkFill(
+          fields: .set(url: config.imageURL(fileName: answer.fileName), hash: answer.thumbHash),
+          status: "ready", age: age)
       }
     }
-    return JSONResponse.make(200, text: filled)
+    guard let wait = preferences.wait else { return try await work() }
+    let status: String
+    switch await BoundedWait.run(atMost: wait, work) {
+    case .finished(.success(let fill)): return fill
+    case .finished(.failure(let error)):
+      logger.log(
+        .info, "content answered without its artwork: the source failed",
+        ["error": .string(error.kind.rawValue), "detail": .string(error.detail)])
+      status = "failed; reason=\"\(error.kind.rawValue)\""
+    case .pending:
+      status = "pending"
+    }
+    // The source's last artwork, when it has one that is still stored.
+    if let options, let last = await artworkResults.lastKnown(url: url, variant: options.cacheKey),
+      let key = ArtworkKey(fileName: last.fileName), (try? await storage.head(key)) != nil
+    {
+      return ArtworkFill(
+        fields: .set(url: config.imageURL(fileName: last.fileName), hash: last.thumbHash),
+        status: status)
+    }
+    return ArtworkFill(fields: .notFilled, status: status)
   }
 
   /// `size` and `crop` from the query string (checked now, before the document is read); the

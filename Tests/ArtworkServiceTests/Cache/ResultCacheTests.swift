@@ -51,7 +51,7 @@ private final class Harness: Sendable {
   {
     let lease: ResultCache<String>.Lease
     switch try await cache.begin(url: url, variant: "v") {
-    case .answer(let payload, let hit): return Lookup(payload: payload, hit: hit)
+    case .answer(let payload, let age): return Lookup(payload: payload, hit: age != nil)
     case .produce(let started): lease = started
     }
     do throws(ArtworkError) {
@@ -113,12 +113,22 @@ private final class Harness: Sendable {
     harness.next.withLock {
       $0 = .failure(ArtworkError(.unsupportedMediaType, "The source answered text/html."))
     }
+    var ages: [Int?] = []
     for _ in 0..<3 {
-      await #expect(throws: ArtworkError(.unsupportedMediaType, "The source answered text/html.")) {
+      harness.advance(5)
+      do throws(ArtworkError) {
         _ = try await harness.lookup(cache)
+        Issue.record("a remembered failure was not thrown")
+      } catch {
+        #expect(error.kind == .unsupportedMediaType)
+        #expect(error.detail == "The source answered text/html.")
+        ages.append(error.age)
       }
     }
+    // The first is the failure itself; the next two are remembered, and say how old they are.
+    #expect(ages == [nil, 5, 10])
     #expect(harness.callCount == 1)
+    harness.advance(-10)
     harness.advance(31)
     harness.next.withLock { $0 = .success(.fresh("v1", Validators())) }
     #expect(try await harness.lookup(cache).payload == "v1")

@@ -184,6 +184,22 @@ class Origin(BaseHTTPRequestHandler):
                 self.end_headers()
                 return
             return self.send_bytes(png(4 + version, 3), extra=[("ETag", tag)])
+        if path == "/slow.jpg":
+            # A media server under load: the JPEG after ?delay= seconds (default 2), and at once
+            # to the first ?fast= requests for this target (default none).
+            with LOCK:
+                seen = TARGETS[self.path]
+            if seen > int(query.get("fast", ["0"])[0]):
+                time.sleep(float(query.get("delay", ["2"])[0]))
+            return self.send_bytes(JPEG, "image/jpeg")
+        if path == "/recovering.jpg":
+            # A media server coming back: 503 to the first ?fail= requests for this target
+            # (default 1), then the JPEG.
+            with LOCK:
+                seen = TARGETS[self.path]
+            if seen <= int(query.get("fail", ["1"])[0]):
+                return self.send_bytes(b"down for maintenance", "text/plain", 503)
+            return self.send_bytes(JPEG, "image/jpeg")
         if path == "/held.png":
             RELEASE.wait(60)
             return self.send_bytes(PNG)

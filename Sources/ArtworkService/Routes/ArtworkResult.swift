@@ -1,0 +1,31 @@
+import ArtworkCore
+import HTTP
+
+// `GET /v1/artwork/results/{id}`: where a `POST /v1/artwork` that did not finish within its
+// `Prefer: wait` answers from, once the work it started has ended.
+
+extension ArtworkApp {
+  /// 200 with the artwork (as `POST /v1/artwork` answers it) once made; 202 with `Retry-After`
+  /// while this replica makes it; the problem when the source failed; 404 when the result is
+  /// not known here (never asked, forgotten, or made on another replica: POST again).
+  func artworkResult(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+    let id = request.pathParameter("id") ?? ""
+    switch try await artworkResults.known(id: id) {
+    case .ready(let answer, let url, let age):
+      return artworkResponse(answer, sourceURL: url, age: age, status: 200)
+    case .running:
+      return JSONResponse.make(
+        202,
+        .object([
+          ("status", .string("pending")),
+          ("detail", .string("The artwork is being made; ask again after Retry-After seconds.")),
+        ]),
+        headers: [("Retry-After", "1")])
+    case .unknown:
+      throw ArtworkError(
+        .notFound,
+        "No artwork result is known by this id here: it may have expired, or another replica is making it. POST /v1/artwork again (with Prefer: wait) to get it."
+      )
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import ArtworkCore
+import Synchronization
+
+/// Work a caller waits for only so long (`Prefer: wait=N`): it runs in a task of its own and
+/// goes on after the caller stops waiting, so its result is remembered for the next request.
+enum BoundedWait {
+  /// What the caller got within its wait.
+  enum Outcome<Value: Sendable>: Sendable {
+    /// The work ended within the wait.
+    case finished(Result<Value, ArtworkError>)
+    /// It was still running when the wait ran out; it goes on.
+    case pending
+  }
+
+  /// Starts `work` and answers its result if it ends within `seconds`, else `.pending`.
+  static func run<Value: Sendable>(
+    atMost seconds: Int, _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
+  ) async -> Outcome<Value> {
+    let meeting = Meeting<Value>()
+    Task.detached {
+      do throws(ArtworkError) {
+        meeting.arrive(.finished(.success(try await work())))
+      } catch {
+        meeting.arrive(.finished(.failure(error)))
+      }
+    }
+    let timer = Task.detached {
+      try? await Task.sleep(for: .seconds(seconds))
+      meeting.arrive(.pending)
+    }
+    let outcome = await meeting.outcome()
+    timer.cancel()
+    return outcome
+  }
+
+  /// Where the work's end and the wait's end meet: the first to arrive is the outcome.
+  private final class Meeting<Value: Sendable>: Sendable {
+    private struct State {
+      var outcome: Outcome<Value>?
+      var waiter: CheckedContinuation<Outcome<Value>, Never>?
+    }
+    private let state = Mutex(State())
+
+    func arrive(_ outcome: Outcome<Value>) {
+      let waiter = state.withLock { state -> CheckedContinuation<Outcome<Value>, Never>? in
+        guard case .none = state.outcome else { return nil }
+        state.outcome = outcome
+        defer { state.waiter = nil }
+        return state.waiter
+      }
+      waiter?.resume(returning: outcome)
+    }
+
+    func outcome() async -> Outcome<Value> {
+      await withCheckedContinuation { continuation in
+        let ready = state.withLock { state -> Outcome<Value>? in
+          if let outcome = state.outcome { return outcome }
+          state.waiter = continuation
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    }
+  }
+}
