@@ -25,8 +25,14 @@ public struct CrossOriginPolicy: Sendable, Equatable {
 
   /// A policy letting `origins` in.
   public init(
-    origins: Origins, allowedHeaders: [String] = ["Authorization", "Content-Type", "X-Request-Id"],
-    exposedHeaders: [String] = ["Location", "X-Request-Id", "Retry-After", "ETag"],
+    origins: Origins,
+    allowedHeaders: [String] = [
+      "Authorization", "Content-Type", "X-Request-Id", "Prefer", "Cache-Control",
+    ],
+    exposedHeaders: [String] = [
+      "Location", "X-Request-Id", "Retry-After", "ETag", "Age", "Artwork-Status",
+      "Artwork-Changed", "Preference-Applied",
+    ],
     maxAge: Int = 600
   ) {
     switch origins {

@@ -4,8 +4,8 @@ import ArtworkCore
 /// holds it>, "patch": <the update as received>}`, merged by the relay's documented rules:
 /// - a field the patch omits carries forward; one it sends replaces the stored one; one it sends
 ///   as `null` is cleared (left out of the result);
-/// - `"image_url": null` clears the artwork: the stored `image_thumbhash` goes with it, and so
-///   does it when the patch sends another `image_url` (it describes the old image);
+/// - `"image_url": null` clears the artwork: the stored `image_thumbhash` goes with it (beside
+///   another `image_url` it stays in its place, to be replaced by the new image's when filled);
 /// - on a switch to a template without an image slot, the stored image fields are dropped, and
 ///   image fields sent in the same patch (even as null) are a 422, as the relay has it: a
 ///   contradiction only the sender can resolve.
@@ -69,12 +69,11 @@ struct ContentUpdate: Sendable {
       }
     }
     // What the stored artwork loses: all of it without an image slot; its hash when the patch
-    // clears or replaces image_url (the hash describes the old image).
+    // clears image_url (the hash describes the image that went). A hash kept beside a new
+    // image_url is replaced by the new image's when the artwork is filled.
     var dropped: Set<String> = []
     if !hasImageSlot { dropped.formUnion(ContentDocument.imageFields) }
-    if let url = sent("image_url"), url.value != stored.value(of: "image_url"),
-      sent("image_thumbhash") == nil
-    {
+    if sent("image_url")?.value == .null, sent("image_thumbhash") == nil {
       dropped.insert("image_thumbhash")
     }
 

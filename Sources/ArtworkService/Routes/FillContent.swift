@@ -32,7 +32,13 @@ extension ArtworkApp {
       } else {
         try ContentDocument(parsing: request.body)
       }
-    let fill = try await artworkFill(document, query: query, preferences: preferences)
+    // An update that does not send image_url carries the stored artwork forward as it is.
+    let fill =
+      if let update, update.patch.value(of: "image_url") == nil {
+        ArtworkFill(fields: .unchanged)
+      } else {
+        try await artworkFill(document, query: query, preferences: preferences)
+      }
     let body: [UInt8]
     switch fill.fields {
     case .unchanged: body = document.bytes

@@ -49,12 +49,12 @@ import Testing
     )
   }
 
-  /// A new image_url without a hash: the stored hash describes the old image, so it goes (the
-  /// service fills the new one's).
-  @Test func aNewImageDropsTheOldHash() throws {
+  /// A new image_url without a hash: the stored hash stays in its place, where the new
+  /// image's is written when the artwork is filled (the order of the fields holds).
+  @Test func aNewImageKeepsTheHashsPlace() throws {
     #expect(
       try Self.merged(#"{"image_url":"https://media.example/next.jpg"}"#)
-        == #"{"template":"generic","state":"Playing","progress":0.35,"image_url":"https://media.example/next.jpg","image_shape":"poster","end_date":1750003600}"#
+        == #"{"template":"generic","state":"Playing","progress":0.35,"image_url":"https://media.example/next.jpg","image_shape":"poster","image_thumbhash":"\#(Self.hash)","end_date":1750003600}"#
     )
     // The same URL again keeps it.
     #expect(try Self.merged(#"{"image_url":"\#(Self.hosted)"}"#) == Self.stored)
