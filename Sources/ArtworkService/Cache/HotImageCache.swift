@@ -102,6 +102,16 @@ final class HotImageCache: Sendable {
     }
   }
 
+  /// Drops `key`'s entry (its image was deleted); answers whether there was one.
+  @discardableResult
+  func remove(_ key: ArtworkKey) -> Bool {
+    state.withLock { state in
+      guard let entry = state.entries.removeValue(forKey: key) else { return false }
+      state.totalBytes -= entry.body.count
+      return true
+    }
+  }
+
   /// Bytes held now (for tests and metrics).
   var totalBytes: Int { state.withLock { $0.totalBytes } }
 
