@@ -111,7 +111,7 @@ let package = Package(
       ],
       exclude: [
         "Browser/Fixtures", "Contract/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures",
-        "Service/Fixtures",
+        "Service/Fixtures", "HostedImages/Fixtures",
       ]),
   ]
 )
