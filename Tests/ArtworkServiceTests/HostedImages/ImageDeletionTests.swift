@@ -44,7 +44,13 @@ import Testing
     #expect(stale.isProblem(422), "\(stale.text)")
     #expect(try await hosted.app.imageIndex.names(key.id).isEmpty)
 
-    // The same source makes the image again: fetched again, not answered from memory.
+    // The same source in a relay's content makes the image again: fetched again, not
+    // answered from memory; /v1/artwork then has it remembered.
+    let refilled = try await hosted.send(
+      "POST", "/v1/content?size=96", json: #"{"image_url":"\#(url)"}"#)
+    #expect(refilled.status == 200, "\(refilled.text)")
+    #expect(refilled.text.contains(hostedURL))
+    #expect(try origin.requests(target) == 2)
     let again = try await hosted.post(url: url)
     #expect(again.status == 201, "\(again.text)")
     #expect(again.string("image_url") == created.string("image_url"))
