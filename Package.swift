@@ -111,7 +111,7 @@ let package = Package(
       ],
       exclude: [
         "Browser/Fixtures", "Contract/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures",
-        "Service/Fixtures", "URLSources/Fixtures", "Workers/Fixtures",
+        "Service/Fixtures", "URLSources/Fixtures", "Workers/Fixtures", "HostedImages/Fixtures",
       ]),
   ]
 )

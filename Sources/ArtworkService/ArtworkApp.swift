@@ -23,6 +23,8 @@ public final class ArtworkApp: Sendable {
   /// The remembered ThumbHash of each source URL.
   let thumbHashResults: ResultCache<ThumbHashAnswer>
   let hotImages: HotImageCache
+  /// The URL results that answer each hosted image, for its deletion.
+  let imageIndex: ImageIndex
   /// Refusals of a full queue: counted in /metrics, logged at most once a second.
   let busyLog: RateLimitedLog
   /// Readiness failures: the storage problem's specifics, logged at most once a minute.
@@ -39,6 +41,7 @@ public final class ArtworkApp: Sendable {
       logger: logger, message: "not ready: storage cannot take new objects",
       interval: .seconds(60))
     self.storage = try await StorageFactory.make(config: config, logger: logger)
+    self.imageIndex = ImageIndex(storage: storage)
     let workers: WorkerPool
     do {
       let metrics = self.metrics
@@ -144,6 +147,7 @@ public final class ArtworkApp: Sendable {
     router.add(
       .get, "/v1/images/{name}", immediate: { [self] in rememberedImage($0) },
       handler(serveImage))
+    router.add(.delete, "/v1/images/{name}", authorize: credentials, handler(deleteImage))
     router.add(.get, "/v1/thumbhash/{name}", handler(thumbHashPNG))
     router.add(.get, "/healthz") { _ in JSONResponse.make(200, .object([("status", .string("ok"))]))
     }

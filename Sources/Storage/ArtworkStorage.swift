@@ -10,6 +10,12 @@ import Synchronization
 /// - `get`/`head` answer nil for a key that is not stored.
 /// - Records are small opaque values under a text key (the URL result cache); `putRecord`
 ///   overwrites atomically.
+/// - `delete` removes an object and answers whether it was stored; `deleteRecord` removes a
+///   record, and removing what is not there is success.
+/// - Deletion notices tell every server sharing the storage what another one deleted: names
+///   written by `putDeletionNotice` come back, in name order, from `deletionNotices(after:)` of
+///   every server sharing it. A backend that one process owns (the filesystem's lock) has no
+///   one to tell: it keeps none and answers none.
 /// - Failures are `ArtworkError` of kind `.storageUnavailable` (with `retryAfter`),
 ///   `.insufficientStorage` (no room: retrying does not help) or `.internal`.
 public protocol ArtworkStorage: Sendable {
@@ -21,6 +27,19 @@ public protocol ArtworkStorage: Sendable {
 
   func putRecord(_ name: String, bytes: [UInt8]) async throws(ArtworkError)
   func getRecord(_ name: String) async throws(ArtworkError) -> [UInt8]?
+
+  /// Removes the object under `key`; answers whether it was stored.
+  @discardableResult
+  func delete(_ key: ArtworkKey) async throws(ArtworkError) -> Bool
+  /// Removes the record `name`; a record that is not there is success.
+  func deleteRecord(_ name: String) async throws(ArtworkError)
+
+  /// Leaves the notice `name` (letters, digits, `-`, `_` and `.`; ordered by name) for every
+  /// server sharing this storage.
+  func putDeletionNotice(_ name: String) async throws(ArtworkError)
+  /// The names of the notices after `name` (all when nil), in name order, at most a few
+  /// thousand per call.
+  func deletionNotices(after name: String?) async throws(ArtworkError) -> [String]
 
   /// Nil when the storage can be written now; otherwise why not.
   func readinessProblem() async -> StorageProblem?

@@ -82,3 +82,36 @@ extension FileSystemStorage {
     return removed
   }
 }
+
+extension FileSystemStorage {
+  /// Removes the object under `key` (under the retention lock, as the sweep removes); answers
+  /// whether it was stored.
+  @discardableResult
+  public func delete(_ key: ArtworkKey) async throws(ArtworkError) -> Bool {
+    let path = objectPath(key)
+    return try await blocking { () throws(FileError) -> Bool in
+      try self.retentionLock.withLock { _ throws(FileError) -> Bool in
+        guard try Posix.status(path) != nil else { return false }
+        Posix.remove(path)
+        try Posix.syncDirectory(self.objectBucket(key))
+        return true
+      }
+    }
+  }
+
+  /// Removes the record `name`, if there is one.
+  public func deleteRecord(_ name: String) async throws(ArtworkError) {
+    let path = recordPath(name)
+    try await blocking { () throws(FileError) in
+      guard Posix.remove(path) else { return }
+      try Posix.syncDirectory(String(path.dropLast(65)))
+    }
+  }
+
+  /// Nothing to leave: one process owns a storage directory (its lock), so no other server
+  /// shares it.
+  public func putDeletionNotice(_ name: String) async throws(ArtworkError) {}
+
+  /// None: see `putDeletionNotice`.
+  public func deletionNotices(after name: String?) async throws(ArtworkError) -> [String] { [] }
+}

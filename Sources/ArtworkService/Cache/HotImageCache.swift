@@ -23,7 +23,13 @@ final class HotImageCache: Sendable {
     var entries: [ArtworkKey: Entry] = [:]
     var totalBytes = 0
     var tick: UInt64 = 0
+    /// Images deleted lately, and when: not inserted again for `deletedWindow`.
+    var deleted: [ArtworkKey: ContinuousClock.Instant] = [:]
   }
+
+  /// How long a deleted image is kept out: longer than any read of storage that began before
+  /// the deletion can take, so such a read cannot put it back.
+  static var deletedWindow: Duration { .seconds(60) }
 
   private let state = Mutex(State())
   /// Lookups answered from memory, and lookups that had to read storage (for /metrics).
@@ -88,6 +94,7 @@ final class HotImageCache: Sendable {
     guard keeps(body.count) else { return }
     let now = ContinuousClock.now
     state.withLock { state in
+      if let deleted = state.deleted[key], now - deleted < Self.deletedWindow { return }
       if let old = state.entries[key] { state.totalBytes -= old.body.count }
       state.tick += 1
       state.entries[key] = Entry(
@@ -99,6 +106,21 @@ final class HotImageCache: Sendable {
         state.totalBytes -= victim.value.body.count
         state.entries[victim.key] = nil
       }
+    }
+  }
+
+  /// Drops `key`'s entry (its image was deleted), and keeps it out for `deletedWindow`: a GET
+  /// that read the object from storage just before the deletion must not put it back. Answers
+  /// whether there was an entry.
+  @discardableResult
+  func remove(_ key: ArtworkKey) -> Bool {
+    let now = ContinuousClock.now
+    return state.withLock { state in
+      state.deleted = state.deleted.filter { now - $0.value < Self.deletedWindow }
+      state.deleted[key] = now
+      guard let entry = state.entries.removeValue(forKey: key) else { return false }
+      state.totalBytes -= entry.body.count
+      return true
     }
   }
 

@@ -311,6 +311,33 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     return running.withLock { $0[key] != nil }
   }
 
+  /// The storage name of the record for `url` under `variant` (a deleted image's results are
+  /// found by these names: `ImageIndex`).
+  func recordName(url: String, variant: String) -> String {
+    recordName(key(url: url, variant: variant))
+  }
+
+  /// Forgets the result for `url` under `variant`, in memory and in storage (its image was
+  /// deleted): the next request produces it again.
+  func forget(url: String, variant: String) async throws(ArtworkError) {
+    let key = self.key(url: url, variant: variant)
+    _ = memory.withLock { $0.removeValue(forKey: key) }
+    try await storage.deleteRecord(recordName(key))
+  }
+
+  /// Forgets, in memory only, every result whose payload `matches` (an image deleted here or
+  /// by another replica; storage's records are removed by whoever deleted it). Answers how many.
+  @discardableResult
+  func forgetRemembered(where matches: (Payload) -> Bool) -> Int {
+    memory.withLock { memory in
+      let keys = memory.compactMap { key, record in
+        record.payload.map(matches) == true ? key : nil
+      }
+      for key in keys { memory[key] = nil }
+      return keys.count
+    }
+  }
+
   /// Hands `result` to every request waiting for `key` and ends its run.
   fileprivate func finish(_ key: String, _ result: Result<Payload, ArtworkError>) {
     let waiters = running.withLock { $0.removeValue(forKey: key) } ?? []

@@ -4,9 +4,11 @@ import ThumbHashCodec
 
 extension ArtworkApp {
   /// `GET|HEAD /v1/images/{id}.{ext}`: stored artwork, immutable and content-addressed.
-  /// A name that is not a well-formed key is a 404 before storage is consulted.
+  /// A name that is not a well-formed key is a 404 before storage is consulted; `{id}.json`
+  /// answers the image's facts (`serveImageFacts`).
   func serveImage(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
     let name = request.pathParameter("name") ?? ""
+    if name.hasSuffix(".json") { return try await serveImageFacts(name) }
     guard let key = ArtworkKey(fileName: name) else {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }

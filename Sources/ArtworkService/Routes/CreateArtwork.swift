@@ -1,4 +1,5 @@
 import ArtworkCore
+import Foundation
 import HTTP
 import ImageWorkers
 import Imaging
@@ -77,13 +78,26 @@ extension ArtworkApp {
   func artwork(from url: String, options: ArtworkOptions, revalidate: Bool = false)
     async throws(ArtworkError) -> (ArtworkAnswer, age: Int?)
   {
-    // 1. The remembered result, or the lease to produce it.
-    let lease: ResultCache<ArtworkAnswer>.Lease
-    switch try await lookUp(
-      url, variant: options.cacheKey, in: artworkResults, revalidate: revalidate)
-    {
-    case .answer(let answer, let age): return (answer, age)
-    case .produce(let started): lease = started
+    // 1. The remembered result, or the lease to produce it. A result in memory is answered as
+    // it is (a deletion anywhere evicts it within the notice bound); one read from storage only
+    // while its image is still stored (a deleted image's results are removed through its
+    // index, and this catches any the index missed).
+    let variant = options.cacheKey
+    if !revalidate, let (answer, age) = try artworkResults.remembered(url: url, variant: variant) {
+      metrics.recordCacheLookup(hit: true)
+      return (answer, age)
+    }
+    var lease: ResultCache<ArtworkAnswer>.Lease?
+    for attempt in 0..<2 where lease == nil {
+      switch try await lookUp(url, variant: variant, in: artworkResults, revalidate: revalidate) {
+      case .answer(let answer, let age):
+        guard age != nil, attempt == 0, !(await isStored(answer)) else { return (answer, age) }
+        try await artworkResults.forget(url: url, variant: variant)
+      case .produce(let started): lease = started
+      }
+    }
+    guard let lease else {
+      throw ArtworkError(.internal, "The request stopped.", internalDetail: "no lease")
     }
     do throws(ArtworkError) {
       // 2. Revalidate the last result only while its image is still stored.
@@ -95,7 +109,11 @@ extension ArtworkApp {
       // 5. Render and store the new image, then remember it.
       let answer = try await renderAndStore(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
-        options: options)
+        options: options, sourceURL: url)
+      // 6. Index the result under its image, so that deleting the image forgets it.
+      if let key = ArtworkKey(fileName: answer.fileName) {
+        try await imageIndex.add(artworkResults.recordName(url: url, variant: variant), to: key.id)
+      }
       return (try await lease.produced(answer, validators: fetched.validators), nil)
     } catch {
       return (try await lease.failed(error), nil)
@@ -104,20 +122,26 @@ extension ArtworkApp {
 
   /// Renders source bytes for `options` and stores the result; answers once the object is
   /// durably stored (nothing acknowledged is ever lost). An upload's `admission` is given back
-  /// once its image is rendered: the next upload may come in while this one is stored.
+  /// once its image is rendered: the next upload may come in while this one is stored. A new
+  /// object's facts (`ImageFacts`, with `sourceURL` redacted) are stored beside it first.
   func renderAndStore(
     _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
-    admission: WorkerPool.Admission? = nil
+    admission: WorkerPool.Admission? = nil, sourceURL: String? = nil
   ) async throws(ArtworkError) -> ArtworkAnswer {
     let created = try await processor.render(bytes, declaredType: declaredType, options: options)
     admission?.release()
     metrics.recordStages(created.timings)
     let storing = ContinuousClock.now
+    let answer = ArtworkAnswer(created, shape: options.shape)
     if try await storage.put(created.key, bytes: created.bytes) {
       metrics.recordArtworkCreated(bytes: created.bytes.count)
+      await storeFacts(
+        ImageFacts(
+          answer, createdAt: Date().timeIntervalSince1970,
+          sourceURL: sourceURL.map(config.secretParameters.redacted)), of: created.key)
     }
     metrics.recordStage("store", ContinuousClock.now - storing)
-    return ArtworkAnswer(created, shape: options.shape)
+    return answer
   }
 
   /// Whether the image of a remembered answer is still in storage (retention may have removed

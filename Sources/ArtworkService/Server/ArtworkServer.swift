@@ -9,6 +9,8 @@ public final class ArtworkServer: Sendable {
   private let server: HTTPServer
   private let grace: Duration
   private let sweeper: StorageSweeper
+  /// Applies the deletions other replicas make (S3 storage shared by replicas).
+  private let deletions: DeletionFollower
 
   /// Listens, then builds the app from `config` (storage included), then serves. Nothing is
   /// created before the socket is bound, so a port in use leaves no trace. Call
@@ -27,6 +29,9 @@ public final class ArtworkServer: Sendable {
       storage: app.storage, retention: config.retention,
       retentionInterval: config.retention.map(StorageSweeper.interval(for:)) ?? .seconds(3600),
       logger: logger)
+    deletions = DeletionFollower(storage: app.storage, logger: logger) { [app] key in
+      await app.forgetDeleted(key)
+    }
     var configuration = HTTPServerConfiguration()
     configuration.host = config.listen.host
     configuration.port = config.listen.port
@@ -88,6 +93,7 @@ public final class ArtworkServer: Sendable {
   public func shutdown() async {
     let deadline = ContinuousClock.now + grace
     sweeper.stop()
+    deletions.stop()
     await server.shutdown(gracePeriod: grace)
     let left = max(.zero, deadline - ContinuousClock.now)
     if !(await app.processor.workers.shutdown(within: left)) {

@@ -29,6 +29,9 @@ extension Metrics {
   static let artworkCreated = Family(
     name: "artwork_created_total", help: "Artwork objects created (newly stored).",
     type: .counter, labels: [], buckets: [])
+  static let imagesDeleted = Family(
+    name: "artwork_images_deleted_total", help: "Hosted images deleted on request.",
+    type: .counter, labels: [], buckets: [])
   static let bytesStored = Family(
     name: "artwork_stored_bytes_total", help: "Bytes of artwork newly stored.", type: .counter,
     labels: [], buckets: [])
@@ -135,7 +138,8 @@ extension Metrics {
 
   /// Every family, in the order `render()` writes them.
   static let families: [Family] = [
-    buildInfo, requests, requestDuration, inFlight, artworkCreated, bytesStored, stageDuration,
+    buildInfo, requests, requestDuration, inFlight, artworkCreated, imagesDeleted, bytesStored,
+    stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,
     workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, logLinesDropped,

@@ -15,6 +15,11 @@ extension Metrics {
     increment(Self.bytesStored, by: Double(bytes))
   }
 
+  /// One hosted image deleted on request.
+  func recordImageDeleted() {
+    increment(Self.imagesDeleted)
+  }
+
   /// One source fetch and how it ended (`ok`, `timeout`, `forbidden-address`, ...: a short,
   /// bounded vocabulary such as an `ArtworkError.Kind` raw value).
   func recordFetch(outcome: String) {

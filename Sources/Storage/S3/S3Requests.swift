@@ -34,6 +34,10 @@ struct S3Requests: Sendable {
   var objectsPrefix: String { prefixed("objects/") }
   /// `{prefix}/records/`.
   var recordsPrefix: String { prefixed("records/") }
+  /// `{prefix}/deletions/`: the deletion notices (see `ArtworkStorage`).
+  var deletionsPrefix: String { prefixed("deletions/") }
+  /// `{prefix}/deletions/{name}`.
+  func deletionKey(_ name: String) -> String { prefixed("deletions/\(name)") }
   /// A probe key the readiness check writes and deletes.
   func probeKey(_ token: String) -> String { prefixed("readiness/\(token)") }
 
@@ -117,12 +121,15 @@ struct S3Requests: Sendable {
     return S3Request(method: .put, url: objectURL(key), headers: headers, body: [])
   }
 
-  /// One page of ListObjectsV2 under `prefix`.
-  func listObjects(prefix: String, continuationToken: String?, maxKeys: Int) -> S3Request {
+  /// One page of ListObjectsV2 under `prefix`, from the key after `startAfter` when given.
+  func listObjects(
+    prefix: String, continuationToken: String?, maxKeys: Int, startAfter: String? = nil
+  ) -> S3Request {
     var query: [(name: String, value: String)] = [
       ("list-type", "2"), ("max-keys", String(maxKeys)), ("prefix", prefix),
     ]
     if let continuationToken { query.append(("continuation-token", continuationToken)) }
+    if let startAfter { query.append(("start-after", startAfter)) }
     return S3Request(
       method: .get, url: bucketURL(query: query), headers: Self.bodylessHeaders, body: [])
   }

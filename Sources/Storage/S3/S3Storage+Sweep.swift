@@ -10,7 +10,8 @@ extension S3Storage {
   public func sweep(olderThan age: Duration, limit: Int) async -> Int {
     let cutoff = now() - age.components.seconds
     var deleted = 0
-    for prefix in [requests.objectsPrefix, requests.recordsPrefix] where deleted < limit {
+    for prefix in [requests.objectsPrefix, requests.recordsPrefix, requests.deletionsPrefix]
+    where deleted < limit {
       deleted += await sweep(prefix: prefix, cutoff: cutoff, limit: limit - deleted)
     }
     return deleted

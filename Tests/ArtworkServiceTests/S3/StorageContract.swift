@@ -15,6 +15,7 @@ enum StorageContract {
     try await concurrentSameKeyPutsAllSucceed(storage)
     try await formatsAreSeparateObjects(storage)
     try await recordsOverwrite(storage)
+    try await deletesRemoveObjectsAndRecords(storage)
   }
 
   /// Random bytes and the key they are stored under (the id is their hash, as in production).
@@ -83,5 +84,25 @@ enum StorageContract {
     try await storage.putRecord(name, bytes: [])
     #expect(try await storage.getRecord(name) == [])
     #expect(try await storage.getRecord(name + "#other") == nil)
+  }
+
+  /// `delete` answers whether the object was stored and leaves nothing to read; `deleteRecord`
+  /// of a record that is not there is success. The format is part of the name: deleting the
+  /// PNG of an id leaves its JPEG.
+  static func deletesRemoveObjectsAndRecords(_ storage: any ArtworkStorage) async throws {
+    let (key, bytes) = sample()
+    try await storage.put(key, bytes: bytes)
+    #expect(try await !storage.delete(ArtworkKey(id: key.id, format: .png)))
+    #expect(try await storage.head(key) == bytes.count)
+    #expect(try await storage.delete(key))
+    #expect(try await storage.get(key) == nil)
+    #expect(try await storage.head(key) == nil)
+    #expect(try await !storage.delete(key), "a second delete finds nothing")
+    #expect(try await storage.put(key, bytes: bytes), "a deleted object can be stored anew")
+    let name = "image-facts/\(key.id.hex)"
+    try await storage.putRecord(name, bytes: [1, 2, 3])
+    try await storage.deleteRecord(name)
+    #expect(try await storage.getRecord(name) == nil)
+    try await storage.deleteRecord(name)
   }
 }

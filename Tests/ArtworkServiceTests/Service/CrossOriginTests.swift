@@ -42,7 +42,7 @@ import Testing
       let images = try await service.send(
         Self.preflight("/v1/images/x.jpg", origin: "http://localhost:3000", method: "GET"))
       #expect(images.status == 204)
-      #expect(images.header("Access-Control-Allow-Methods") == "GET, HEAD, OPTIONS")
+      #expect(images.header("Access-Control-Allow-Methods") == "GET, HEAD, DELETE, OPTIONS")
 
       // The actual request: allowed origin echoed, the headers a page needs exposed.
       let refused = try await service.send(

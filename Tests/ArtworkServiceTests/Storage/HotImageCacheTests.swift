@@ -31,6 +31,20 @@ import Testing
     #expect(cache.bytes(key(9)) != nil)
   }
 
+  /// A deleted image leaves at once and is not put back by a read that began before.
+  @Test func aRemovedImageIsGoneAndKeptOutAWhile() {
+    let cache = HotImageCache(budget: 1000)
+    cache.insert(key(1), SharedBody([1, 2, 3]))
+    cache.insert(key(2), SharedBody([4]))
+    #expect(cache.remove(key(1)))
+    #expect(cache.bytes(key(1)) == nil)
+    #expect(cache.totalBytes == 1)
+    cache.insert(key(1), SharedBody([1, 2, 3]))
+    #expect(cache.bytes(key(1)) == nil, "kept out for the deleted window")
+    #expect(!cache.remove(key(3)))
+    #expect(cache.bytes(key(2)) == [4])
+  }
+
   @Test func keepsNothingLargerThanAnEighthOfTheBudget() {
     let cache = HotImageCache(budget: 800)
     cache.insert(key(1), SharedBody([UInt8](repeating: 1, count: 101)))

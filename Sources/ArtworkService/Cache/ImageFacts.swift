@@ -1,0 +1,87 @@
+import ArtworkCore
+import Foundation
+import ImageWorkers
+
+/// The facts of one hosted image, as `GET /v1/images/{id}.json` answers them: stored as a
+/// record beside the object when it is created (before its 201 is answered), or, for an image
+/// stored before facts were kept, worked out from its bytes once and then stored.
+struct ImageFacts: Codable, Sendable, Equatable {
+  static var currentVersion: Int { 1 }
+
+  var version: Int = Self.currentVersion
+  /// `{id}.{ext}`.
+  var fileName: String
+  /// `square`, `poster` or `circle`; worked out from the size and format when the facts were
+  /// made from the bytes (`inferred`).
+  var shape: String
+  var format: String
+  var width: Int
+  var height: Int
+  var bytes: Int
+  var thumbHash: String
+  var averageColor: String
+  /// When the image was created, seconds since 1970; nil when it was stored before facts were
+  /// kept.
+  var createdAt: Double?
+  /// The URL it was made from, its secret parameters redacted; nil for an upload.
+  var sourceURL: String?
+  /// The source as it was read, when known.
+  var source: SourceFacts?
+  /// True when the facts were worked out from the stored bytes, not kept at creation.
+  var inferred: Bool?
+
+  /// The record name of `id`'s facts (one id is one object, whatever its extension).
+  static func recordName(_ id: ArtworkID) -> String { "image-facts/\(id.hex)" }
+
+  /// The facts of an image just created from `sourceURL` (already redacted).
+  init(_ answer: ArtworkAnswer, createdAt: Double, sourceURL: String?) {
+    fileName = answer.fileName
+    shape = answer.shape
+    format = answer.format
+    width = answer.width
+    height = answer.height
+    bytes = answer.bytes
+    thumbHash = answer.thumbHash
+    averageColor = answer.averageColor
+    self.createdAt = createdAt
+    self.sourceURL = sourceURL
+    source = answer.source
+  }
+
+  /// Facts worked out from a stored object's bytes: its ThumbHash (`computed` from the bytes in
+  /// a worker, as `POST /v1/artwork` computes it) and its size; the shape inferred (a circle is
+  /// always a square PNG, a poster never square).
+  init(_ key: ArtworkKey, computed: ComputedThumbHash) {
+    fileName = key.fileName
+    let stored = computed.source
+    let square = stored.width == stored.height
+    shape = square ? (key.format == .png ? "circle" : "square") : "poster"
+    format = key.format.rawValue
+    width = stored.width
+    height = stored.height
+    bytes = stored.bytes
+    thumbHash = computed.thumbHash
+    averageColor = computed.averageColor
+    inferred = true
+  }
+
+  var json: [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    // NOTE: encoding plain Codable structs of strings and numbers cannot fail.
+    return (try? [UInt8](encoder.encode(self))) ?? []
+  }
+
+  /// Nil for bytes that are not facts of the current version.
+  init?(json: [UInt8]) {
+    guard let facts = try? JSONDecoder().decode(Self.self, from: Data(json)),
+      facts.version == Self.currentVersion
+    else { return nil }
+    self = facts
+  }
+
+  /// RFC 3339 in UTC, to the second (`2026-12-02T04:25:05Z`).
+  static func timestamp(_ seconds: Double) -> String {
+    Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601)
+  }
+}

@@ -1,0 +1,38 @@
+import ArtworkCore
+import Foundation
+import Storage
+
+/// The reverse index from a hosted image to the URL results that answer it: the storage names
+/// of those result records, kept as a record per image. Result records are named by a keyed
+/// hash of namespace, options and URL, so without it a deleted image's results could not be
+/// found. Written when a URL result is produced; read and removed when the image is deleted.
+///
+/// NOTE: an update reads, adds and writes back: two URLs producing the same image at the same
+/// moment on two replicas can lose one name. The result it names is caught anyway: a result
+/// read from storage is answered only while its image is still stored (`artwork(from:)`).
+struct ImageIndex: Sendable {
+  let storage: any ArtworkStorage
+
+  static func recordName(_ id: ArtworkID) -> String { "image-results/\(id.hex)" }
+
+  /// The result record names pointing to `id`.
+  func names(_ id: ArtworkID) async throws(ArtworkError) -> [String] {
+    guard let bytes = try await storage.getRecord(Self.recordName(id)) else { return [] }
+    return (try? JSONDecoder().decode([String].self, from: Data(bytes))) ?? []
+  }
+
+  /// Adds `name` to `id`'s index (nothing when it is there already).
+  func add(_ name: String, to id: ArtworkID) async throws(ArtworkError) {
+    var names = try await names(id)
+    guard !names.contains(name) else { return }
+    names.append(name)
+    // NOTE: encoding an array of strings cannot fail.
+    let bytes = (try? [UInt8](JSONEncoder().encode(names))) ?? []
+    try await storage.putRecord(Self.recordName(id), bytes: bytes)
+  }
+
+  /// Removes `id`'s index (its image was deleted).
+  func remove(_ id: ArtworkID) async throws(ArtworkError) {
+    try await storage.deleteRecord(Self.recordName(id))
+  }
+}
