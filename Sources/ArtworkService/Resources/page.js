@@ -33,7 +33,10 @@ class Problem extends Error {
   }
 }
 
-/** Calls the API; answers the parsed JSON (or the Response for non-JSON answers). */
+/**
+ * Calls the API; answers the parsed JSON (or the Response for non-JSON answers, and for
+ * `raw: true`, whose caller reads the headers and the text as sent).
+ */
 async function api(path, init = {}) {
   const headers = new Headers(init.headers || {});
   if (token()) headers.set("Authorization", `Bearer ${token()}`);
@@ -53,6 +56,7 @@ async function api(path, init = {}) {
     if (response.status === 401) showTokenPanel();
     throw new Problem(response.status, body, response.headers.get("X-Request-Id"));
   }
+  if (init.raw) return response;
   return type.includes("json") ? response.json() : response;
 }
 
@@ -312,6 +316,49 @@ $("check-form").addEventListener("submit", (event) => {
     } catch (error) {
       $("check-result").hidden = true;
       showProblem($("check-problem"), error);
+    }
+  });
+});
+
+// Activity content ---------------------------------------------------------------------------
+
+/**
+ * POST /v1/content with the document as typed (the service reads it, so its errors are the
+ * service's), as the update form when stored content is given. Shows the answer exactly as sent
+ * back, with what its headers say.
+ */
+async function fillContent() {
+  const document = $("content-document").value.trim();
+  const stored = $("content-stored").value.trim();
+  const wait = $("content-wait").value.trim();
+  const headers = { "Content-Type": "application/json" };
+  if (wait !== "") headers.Prefer = `wait=${wait}`;
+  const body = stored ? `{"stored": ${stored}, "patch": ${document}}` : document;
+  const response = await api("/v1/content", { method: "POST", headers, body, raw: true });
+  const entries = [];
+  for (const [name, label] of [
+    ["Artwork-Status", "Artwork"],
+    ["Artwork-Changed", "Artwork changed"],
+    ["Age", "Remembered for (s)"],
+  ]) {
+    const value = response.headers.get(name);
+    if (value !== null) entries.push([label, value]);
+  }
+  if (!entries.length) entries.push(["Artwork", "no image_url to fill"]);
+  facts($("content-facts"), entries);
+  $("content-answer").textContent = await response.text();
+  $("content-result").hidden = false;
+}
+
+$("content-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  busy($("content-submit"), async () => {
+    hideProblem($("content-problem"));
+    try {
+      await fillContent();
+    } catch (error) {
+      $("content-result").hidden = true;
+      showProblem($("content-problem"), error);
     }
   });
 });

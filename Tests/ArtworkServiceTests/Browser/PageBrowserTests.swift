@@ -73,6 +73,20 @@ import Testing
     #expect((seen["facts"] as? String)?.contains("400 × 600 jpeg") == true, "\(seen)")
 
     // The hash pasted draws its placeholder, portrait like the poster.
+    // The relay's content filled on the page: the hash the API stored, everything else as typed;
+    // then an update to a template without an image slot drops the artwork, and says it changed.
+    let content = try #require(seen["content"] as? [String: Any], "\(seen)")
+    #expect((content["facts"] as? String)?.contains("ready") == true, "\(content)")
+    let filled = try #require(content["answer"] as? [String: Any])
+    #expect(filled["image_thumbhash"] as? String == api["image_thumbhash"] as? String)
+    #expect(filled["image_url"] as? String == api["image_url"] as? String)
+    #expect(filled["progress"] as? Double == 0.5)
+    let update = try #require(seen["content_update"] as? [String: Any], "\(seen)")
+    #expect((update["facts"] as? String)?.contains("true") == true, "\(update)")
+    let updated = try #require(update["answer"] as? [String: Any])
+    #expect(Set(updated.keys) == ["template", "state", "progress"], "\(updated)")
+    #expect(updated["template"] as? String == "alert")
+
     let decoded = try #require(seen["decoded"] as? [Int], "\(seen)")
     #expect(decoded.count == 2 && decoded[0] > 0 && decoded[1] > decoded[0], "\(decoded)")
 

@@ -124,6 +124,30 @@ try:
         "advice": [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#check-advice li")],
     }
 
+    # The relay's content with the hosted poster: its hash filled as the service stored it.
+    document = driver.find_element(By.ID, "content-document")
+    document.send_keys(json.dumps({"template": "media", "progress": 0.5,
+                                   "image_url": result["fields"]["image_url"]}))
+    driver.find_element(By.ID, "content-wait").send_keys("5")
+    driver.find_element(By.ID, "content-submit").click()
+    visible(driver, "content-result")
+    result["content"] = {
+        "facts": driver.find_element(By.ID, "content-facts").text,
+        "answer": json.loads(driver.find_element(By.ID, "content-answer").text),
+    }
+    # An update that switches to a template without an image slot: the artwork is dropped.
+    driver.find_element(By.ID, "content-stored").send_keys(
+        json.dumps(result["content"]["answer"]))
+    document.clear()
+    document.send_keys('{"template": "alert", "state": "Done"}')
+    driver.find_element(By.ID, "content-submit").click()
+    WebDriverWait(driver, 20).until(
+        lambda d: "changed" in d.find_element(By.ID, "content-facts").text.lower())
+    result["content_update"] = {
+        "facts": driver.find_element(By.ID, "content-facts").text,
+        "answer": json.loads(driver.find_element(By.ID, "content-answer").text),
+    }
+
     # The hash pasted: its placeholder drawn from GET /v1/thumbhash/{hash}.png.
     driver.find_element(By.ID, "decode-hash").send_keys(result["fields"]["image_thumbhash"])
     driver.find_element(By.CSS_SELECTOR, "#decode-form button").click()
