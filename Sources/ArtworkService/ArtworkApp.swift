@@ -62,8 +62,11 @@ public final class ArtworkApp: Sendable {
       throw StartupError("cannot set up source fetching: \(error.internalDetail ?? error.detail)")
     }
     let processor = self.processor
-    self.reachability = ReachabilityCheck(pool: fetchPool, fetchTimeout: config.fetchTimeout) {
-      bytes in
+    // The check judges as a phone; the service's own policy only words its advice.
+    self.reachability = ReachabilityCheck(
+      pool: fetchPool, fetchTimeout: config.fetchTimeout,
+      servicePolicy: config.fetchConfiguration().policy
+    ) { bytes in
       // The header is parsed in a worker too: no decoder runs in this process.
       guard let info = await processor.inspect(bytes) else { return nil }
       return (info.format.rawValue, info.width, info.height)
