@@ -49,10 +49,12 @@ extension ReachabilityCheck {
         let serviceMayFetch = addresses.allSatisfy {
           servicePolicy.judge($0, host: name).isAllowed
         }
+        // An address literal is the address: "resolves to" would say it twice.
+        let subject = IPAddress(parsing: host) == nil ? "\(host) resolves to \(list): " : ""
         return (
           Check(
             name: "public_address", ok: false,
-            reason: "\(host) resolves to \(list): \(why); phones refuse private addresses."),
+            reason: "\(subject)\(why); phones refuse private addresses."),
           .privateAddresses(
             serviceMayFetch: serviceMayFetch, neverAllowed: refused.contains(where: \.neverAllowed))
         )
