@@ -24,8 +24,9 @@ final class Authenticator: Sendable {
       self.entries = entries
     }
 
-    /// The caller of `token`, keeping `previous`'s limit for a token that was there before (a
-    /// reload does not refill anyone's bucket).
+    /// The set of `tokens`, each with a limit of `rate` a minute (0: none), keeping
+    /// `previous`'s limit for a token that was there before under the same name (a reload
+    /// refills nobody's bucket).
     static func make(_ tokens: [APIToken], rate: Int, previous: TokenSet?) -> TokenSet {
       TokenSet(
         tokens.map { token in
