@@ -29,10 +29,12 @@ extension ArtworkCommand {
       logger.error("cannot start", ["reason": .string(error.description)])
       return 1
     }
+    // Signals are taken before the service says it listens: a SIGHUP sent at once reloads.
+    let signals = SignalWaiter { server.reloadTokens() }
     var fields = config.summary
     fields["address"] = .string("\(config.listen.host):\(server.port)")
     logger.info("listening", fields)
-    let received = await SignalWaiter.wait()
+    let received = await signals.wait()
     logger.info("shutting down", ["signal": .int(Int(received))])
     await server.shutdown()
     logger.info("stopped")

@@ -8,6 +8,8 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
   public enum Kind: String, Sendable, Equatable, CaseIterable {
     case badRequest = "bad-request"
     case unauthorized
+    /// A caller's token is over its `ARTWORK_API_RATE` (429 with `Retry-After`).
+    case rateLimited = "rate-limited"
     case forbiddenAddress = "forbidden-address"
     case originNotAllowed = "origin-not-allowed"
     case notFound = "not-found"
@@ -41,7 +43,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
   public var detail: String
   /// Library messages and other internals: logged, never sent.
   public var internalDetail: String?
-  /// Seconds a client should wait before retrying (503 answers).
+  /// Seconds a client should wait before retrying (503 and 429 answers).
   public var retryAfter: Int?
   /// Machine-readable specifics, sent as extension members of the problem document (RFC 9457
   /// section 3.2): `reason` of a failed fetch, `origin_status` of an origin's refusal.

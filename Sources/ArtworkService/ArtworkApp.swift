@@ -55,7 +55,9 @@ public final class ArtworkApp: Sendable {
     }
     self.processor = ArtworkProcessor(
       workers: workers, maxSourceBytes: config.maxSourceBytes, maxPixels: config.maxPixels)
-    self.authenticator = Authenticator(tokens: config.apiTokens)
+    self.authenticator = Authenticator(
+      tokens: config.apiTokens, file: config.apiTokensFile, fileTokens: config.fileTokens,
+      rate: config.apiRate)
     self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
     let fetchPool = FetchPool(threads: config.fetchThreads, queueLimit: config.fetchThreads * 16)
@@ -65,8 +67,11 @@ public final class ArtworkApp: Sendable {
       throw StartupError("cannot set up source fetching: \(error.internalDetail ?? error.detail)")
     }
     let processor = self.processor
-    self.reachability = ReachabilityCheck(pool: fetchPool, fetchTimeout: config.fetchTimeout) {
-      bytes in
+    // The check judges as a phone; the service's own policy only words its advice.
+    self.reachability = ReachabilityCheck(
+      pool: fetchPool, fetchTimeout: config.fetchTimeout,
+      servicePolicy: config.fetchConfiguration().policy
+    ) { bytes in
       // The header is parsed in a worker too: no decoder runs in this process.
       guard let info = await processor.inspect(bytes) else { return nil }
       return (info.format.rawValue, info.width, info.height)

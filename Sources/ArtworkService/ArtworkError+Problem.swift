@@ -17,7 +17,7 @@ extension ArtworkError.Kind {
     case .targetTooLong: 414
     case .requestTimeout: 408
     case .expectationFailed: 417
-    case .tooManyConnections: 429
+    case .tooManyConnections, .rateLimited: 429
     case .notImplemented: 501
     case .versionNotSupported: 505
     case .unsupportedMediaType: 415
@@ -45,6 +45,7 @@ extension ArtworkError.Kind {
     case .requestTimeout: "Request timeout"
     case .expectationFailed: "Expectation failed"
     case .tooManyConnections: "Too many connections"
+    case .rateLimited: "Too many requests"
     case .notImplemented: "Not implemented"
     case .versionNotSupported: "HTTP version not supported"
     case .unsupportedMediaType: "Unsupported media type"

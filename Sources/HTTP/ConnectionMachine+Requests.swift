@@ -72,9 +72,14 @@ extension ConnectionMachine {
     case .route(let route, let parameters):
       exchange?.route = route
       // The order of the checks of a head: who may ask, then how much it sends, then what.
-      if let authorize = route.authorize, let response = authorize(&head) {
-        reject(response)
-        return
+      if let authorize = route.authorize {
+        let refusal = authorize(&head)
+        // Who called is known even when refused (over a rate limit): the access log says so.
+        exchange?.caller = head.caller
+        if let refusal {
+          reject(refusal)
+          return
+        }
       }
       let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
       switch parser.declaredLength {

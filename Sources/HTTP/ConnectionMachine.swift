@@ -277,7 +277,8 @@ final class ConnectionMachine {
       unparsedTarget: exchange.method == nil || exchange.target != nil ? nil : parser.target,
       route: exchange.route?.pattern.text, status: exchange.status ?? 0,
       duration: Double(components.seconds) + Double(components.attoseconds) * 1e-18,
-      bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed)
+      bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed,
+      caller: exchange.caller)
   }
 
   // MARK: - Output

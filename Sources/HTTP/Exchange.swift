@@ -26,6 +26,8 @@ struct Exchange {
   /// An answer decided from a head without a body, sent once the message is complete.
   var rejection: HTTPResponse?
   var route: Router.Route?
+  /// Who the route's `authorize` found the credentials to name (the access record's `caller`).
+  var caller: String?
   /// The later steps of a route with a typed context, with the context its check made.
   var steps: (@Sendable (HTTPRequest) -> Router.Proceed)?
   var parameters = PathCaptures()

@@ -22,6 +22,8 @@ public struct HTTPAccessRecord: Sendable {
   public var remoteAddress: String?
   /// Whether the exchange finished cleanly (false: the connection broke or was cut).
   public var completed: Bool
+  /// Who the request's credentials named (`HTTPRequestHead.caller`), nil when nobody.
+  public var caller: String? = nil
 
   /// The request id (as echoed in `X-Request-Id`), or `-` when none was given yet.
   public var requestID: String { id?.text ?? "-" }

@@ -18,6 +18,10 @@ public struct HTTPRequestHead: Sendable {
   public let headers: HTTPHeaders
   /// The peer's IP address as text, when known.
   public let remoteAddress: String?
+  /// Who the request's credentials name, when a route's `authorize` recognised them (nil:
+  /// nobody, or no route checks). Set by `authorize` and carried into the access record, so
+  /// the log and the metrics can say who called, also for a request `authorize` refuses.
+  public var caller: String?
 
   let requestID: RequestID
   let target: RequestTarget

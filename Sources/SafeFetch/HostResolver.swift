@@ -14,11 +14,14 @@ enum HostResolver {
   /// no deadline), and a lookup still going at the deadline answers `.timedOut` while its thread
   /// finishes on its own. A stuck resolver can hold every lookup thread, never more.
   /// The name is looked up as `HostName.lookupForm` spells it; `localhost` and `*.localhost`
-  /// answer loopback at once, without a lookup.
+  /// answer loopback at once, and `invalid` and `*.invalid` fail at once, without a lookup.
   static func resolve(_ host: String, within timeout: Duration, on lookups: BlockingPool<Void>)
     -> Resolution
   {
     if let loopback = HostName.reservedLoopback(host) { return .addresses(loopback) }
+    if HostName.isReservedInvalid(host) {
+      return .failed("names under .invalid never resolve, RFC 6761")
+    }
     let host = HostName.lookupForm(host)
     let answer = PendingResolution()
     guard lookups.submit({ _ in answer.deliver(resolve(host)) }) else {

@@ -14,49 +14,76 @@ extension ReachabilityCheck {
 
   /// Every address the host resolves to, judged as a phone would (public only). `resolved` is
   /// the fetch's own lookup of the name, when it made one; otherwise (an address literal) the
-  /// host is resolved here, which for a literal asks no server.
-  func addressCheck(_ url: CurlURL, resolved: HostResolver.Resolution?) -> Check {
+  /// host is resolved here, which for a literal asks no server. A name that does not resolve
+  /// fails the rule as such: it is not called private.
+  func addressCheck(_ url: CurlURL, resolved: HostResolver.Resolution?) -> (Check, AddressFinding) {
     let host = url.hostName
     switch resolved
       ?? HostResolver.resolve(
         host, within: fetcher.configuration.fetchTimeout, on: fetcher.pool.lookups)
     {
     case .failed(let message):
-      return Check(
-        name: "public_address", ok: false, reason: "\(host) does not resolve (\(message)).")
+      return (
+        Check(name: "public_address", ok: false, reason: "\(host) does not resolve (\(message))."),
+        .unresolved
+      )
     case .timedOut:
-      return Check(
-        name: "public_address", ok: false,
-        reason: "\(host) did not resolve within \(fetcher.configuration.fetchTimeout).")
+      return (
+        Check(
+          name: "public_address", ok: false,
+          reason: "\(host) did not resolve within \(fetcher.configuration.fetchTimeout)."),
+        .timedOut
+      )
     case .addresses(let addresses):
       guard !addresses.isEmpty else {
-        return Check(name: "public_address", ok: false, reason: "\(host) has no addresses.")
+        return (
+          Check(name: "public_address", ok: false, reason: "\(host) has no addresses."),
+          .unresolved
+        )
       }
       let refused = addresses.map { AddressPolicy.classify($0) }.filter { !$0.isAllowed }
       let list = addresses.map(\.description).joined(separator: ", ")
       guard refused.isEmpty else {
         let why = refused.map(\.description).joined(separator: "; ")
-        return Check(
-          name: "public_address", ok: false,
-          reason: "\(host) resolves to \(list): \(why); phones refuse private addresses.")
+        let name = HostName.lookupForm(host)
+        let serviceMayFetch = addresses.allSatisfy {
+          servicePolicy.judge($0, host: name).isAllowed
+        }
+        // An address literal is the address: "resolves to" would say it twice.
+        let subject = IPAddress(parsing: host) == nil ? "\(host) resolves to \(list): " : ""
+        return (
+          Check(
+            name: "public_address", ok: false,
+            reason: "\(subject)\(why); phones refuse private addresses."),
+          .privateAddresses(
+            serviceMayFetch: serviceMayFetch, neverAllowed: refused.contains(where: \.neverAllowed))
+        )
       }
       let subject = IPAddress(parsing: host) == nil ? "\(host) resolves to \(list)" : list
-      return Check(
-        name: "public_address", ok: true,
-        reason: "\(subject): \(addresses.count == 1 ? "a public address" : "all public").")
+      return (
+        Check(
+          name: "public_address", ok: true,
+          reason: "\(subject): \(addresses.count == 1 ? "a public address" : "all public")."),
+        .publicAddresses
+      )
     }
   }
 
-  /// Every hop https and on a public address; no loop, not too many.
+  /// Every hop https and on a public address; no loop, not too many. Not checked when the
+  /// fetch stopped before the last hop answered (it cannot be known whether more would come).
   func redirectCheck(_ outcome: FetchOutcome) -> Check {
     switch outcome.failure {
     case .tooManyRedirects, .loop, .badRedirect:
       return Check(name: "redirects", ok: false, reason: outcome.failure!.error.detail)
+    case .scheme, .userInfo, .malformedURL:
+      // Only a redirect gets here with hops: the URL itself was refused before any.
+      if let location = outcome.hops.last?.location {
+        return Check(
+          name: "redirects", ok: false,
+          reason: "A redirect leads to \(location), which cannot be fetched: "
+            + Self.continuing(outcome.failure!.error.detail))
+      }
     default: break
-    }
-    let redirects = outcome.hops.dropLast()
-    guard !redirects.isEmpty else {
-      return Check(name: "redirects", ok: true, reason: "No redirects.")
     }
     for hop in outcome.hops.dropFirst() {
       if !hop.url.lowercased().hasPrefix("https:") {
@@ -77,12 +104,18 @@ extension ReachabilityCheck {
           reason: "A redirect leads to \(hop.url): \(verdict); phones refuse private addresses.")
       }
     }
-    let count = redirects.count
+    guard outcome.response != nil else {
+      return .skipped("redirects", Self.notChecked(outcome))
+    }
+    let count = outcome.hops.count - 1
+    guard count > 0 else { return Check(name: "redirects", ok: true, reason: "No redirects.") }
     return Check(
       name: "redirects", ok: true,
       reason: "\(count) redirect\(count == 1 ? "" : "s"), all https and public.")
   }
 
+  /// The certificate of the host that answered. Not checked when nothing is https (the
+  /// `https` or `redirects` rule says so) or when no answer came.
   func tlsCheck(_ url: CurlURL, _ outcome: FetchOutcome) -> Check {
     switch outcome.failure {
     case .certificate(let host, let reason):
@@ -93,23 +126,23 @@ extension ReachabilityCheck {
         name: "tls", ok: false, reason: "The TLS handshake with \(host) failed: \(reason).")
     default: break
     }
-    let last = outcome.hops.last
-    if let last, !last.url.lowercased().hasPrefix("https:") {
-      return Check(
-        name: "tls", ok: false,
-        reason: "\(last.url) is not https, so there is no certificate a phone could check.")
+    let last = outcome.hops.last?.url ?? url.string
+    guard last.lowercased().hasPrefix("https:") else {
+      return .skipped(
+        "tls", "Not checked: \(last) is not https, so there is no certificate to check.")
     }
-    guard outcome.response != nil, let last else {
-      return Check(name: "tls", ok: false, reason: Self.notChecked(outcome))
-    }
+    guard outcome.response != nil else { return .skipped("tls", Self.notChecked(outcome)) }
     return Check(
       name: "tls", ok: true,
-      reason: "The certificate of \(CurlURL(last.url)?.hostName ?? last.url) is valid.")
+      reason: "The certificate of \(CurlURL(last)?.hostName ?? last) is valid.")
   }
 
+  /// The final answer's status. Not checked without one, or when the redirects never ended.
   func statusCheck(_ outcome: FetchOutcome) -> Check {
-    guard let response = outcome.response else {
-      return Check(name: "status", ok: false, reason: Self.notChecked(outcome))
+    guard let response = outcome.response,
+      !SourceFetcher.redirectStatuses.contains(response.status)
+    else {
+      return .skipped("status", Self.notChecked(outcome))
     }
     let phrase = FetchFailure.reasonPhrase(response.status)
     if response.status == 200 {
@@ -120,9 +153,10 @@ extension ReachabilityCheck {
       reason: "The source answered HTTP \(response.status) \(phrase); phones need 200.")
   }
 
+  /// The Content-Type of a 2xx answer; not checked without one.
   func contentTypeCheck(_ outcome: FetchOutcome) -> Check {
     guard let response = outcome.response, (200..<300).contains(response.status) else {
-      return Check(name: "content_type", ok: false, reason: Self.notChecked(outcome))
+      return .skipped("content_type", Self.notChecked(outcome))
     }
     if case .notImage = outcome.failure {
       return Check(name: "content_type", ok: false, reason: outcome.failure!.error.detail)
@@ -131,6 +165,7 @@ extension ReachabilityCheck {
     return Check(name: "content_type", ok: true, reason: "Content-Type is \(type).")
   }
 
+  /// The body's size, counted on the stream; not checked when no image body came.
   func sizeCheck(_ outcome: FetchOutcome) -> Check {
     let limit = Self.phoneMaxBytes
     if case .tooLarge = outcome.failure {
@@ -140,18 +175,20 @@ extension ReachabilityCheck {
         name: "size", ok: false,
         reason: "The image \(what); phones stop downloading past \(limit) bytes.")
     }
-    guard let source = outcome.source, !source.bytes.isEmpty else {
-      return Check(name: "size", ok: false, reason: Self.notChecked(outcome))
-    }
+    guard let source = outcome.source else { return .skipped("size", Self.notChecked(outcome)) }
     return Check(
       name: "size", ok: true, reason: "\(source.bytes.count) bytes (at most \(limit) allowed).")
   }
 
+  /// Whether the bytes are an image a phone decodes; not checked when no image body came.
   func formatCheck(_ outcome: FetchOutcome) async -> (
     Check, (format: String, width: Int, height: Int)?
   ) {
-    guard let source = outcome.source, !source.bytes.isEmpty else {
-      return (Check(name: "format", ok: false, reason: Self.notChecked(outcome)), nil)
+    guard let source = outcome.source else {
+      return (.skipped("format", Self.notChecked(outcome)), nil)
+    }
+    guard !source.bytes.isEmpty else {
+      return (Check(name: "format", ok: false, reason: "The source sent an empty body."), nil)
     }
     guard let sniffed = await sniff(source.bytes) else {
       return (
@@ -169,40 +206,29 @@ extension ReachabilityCheck {
     )
   }
 
-  /// Why a rule could not be checked: the fetch stopped earlier.
+  /// Why a rule could not be checked: the fetch stopped before it. Worded for a phone: an
+  /// address the phone would not dial is named as such, with nothing about what the service's
+  /// own configuration allows.
   static func notChecked(_ outcome: FetchOutcome) -> String {
-    guard let failure = outcome.failure else { return "Not checked." }
-    return "Not checked: \(failure.error.detail)"
+    switch outcome.failure {
+    case nil:
+      return "Not checked: the source gave no answer."
+    case .refused(let verdict, let host):
+      let what = host.map(verdict.describing(host:)) ?? verdict.description
+      return "Not checked: \(what); phones do not connect to addresses that are not public."
+    case .unresolved:
+      return "Not checked: the host does not resolve."
+    case let failure?:
+      return "Not checked: " + continuing(failure.error.detail)
+    }
   }
 
-  /// One piece of advice per failed rule, then the ThumbHash reminder.
-  static func advice(for checks: [Check]) -> [String] {
-    let failed = Set(checks.filter { !$0.ok }.map(\.name))
-    guard !failed.isEmpty else { return [] }
-    var advice: [String] = []
-    if failed.contains("public_address") || failed.contains("redirects") {
-      advice.append(
-        "The URL is private, so only viewers on that network will see it; send image_thumbhash, "
-          + "which everyone sees, or re-host the image publicly with POST /v1/artwork.")
-    }
-    if failed.contains("https") {
-      advice.append("Serve the image over https: phones load only https URLs.")
-    } else if failed.contains("tls") {
-      advice.append(
-        "Use a certificate from a public CA (for example Let's Encrypt) that names this host.")
-    }
-    if failed.contains("status") { advice.append("Check the URL: phones need a 200 answer.") }
-    if failed.contains("content_type") {
-      advice.append("Serve the file with an image/* Content-Type such as image/jpeg.")
-    }
-    if failed.contains("size") || failed.contains("format") {
-      advice.append(
-        "Re-encode the image as JPEG or PNG under 2 MB, or let POST /v1/artwork do it and host it.")
-    }
-    if !failed.contains("public_address") {
-      advice.append(
-        "Send image_thumbhash too: it shows at once, and wherever the image cannot load.")
-    }
-    return advice
+  /// A sentence made to follow a colon: its first letter lower case, unless the first word is
+  /// an abbreviation ("TLS", "HTTP").
+  static func continuing(_ sentence: String) -> String {
+    guard let first = sentence.first, first.isUppercase,
+      sentence.dropFirst().first?.isLowercase == true
+    else { return sentence }
+    return first.lowercased() + sentence.dropFirst()
   }
 }

@@ -43,7 +43,24 @@ extension ServiceConfig {
     ),
     (
       "ARTWORK_API_TOKENS", "(none)",
-      "Comma-separated bearer tokens accepted on write endpoints; empty means no authentication."
+      "Comma-separated bearer tokens accepted on write endpoints, each `name:token` (a name of 1 "
+        + "to 64 of `A-Z a-z 0-9 . _ -`, not `anonymous`; a token is visible ASCII without `:`) "
+        + "or a bare token, named `token-1`, `token-2`... by its position here. The name is the "
+        + "`caller` of the access log and of the request metrics. Empty, and with no "
+        + "`ARTWORK_API_TOKENS_FILE`, means no authentication."
+    ),
+    (
+      "ARTWORK_API_TOKENS_FILE", "(none)",
+      "A file of more tokens, one `name:token` a line (blank lines and `#` comments skipped), "
+        + "added to `ARTWORK_API_TOKENS`. Read at start-up (a bad file stops it) and again on "
+        + "SIGHUP, so a token is added or revoked without a restart; a bad file then keeps the "
+        + "tokens read before and logs an error. When set, write endpoints always need a token, "
+        + "even if the file is empty."
+    ),
+    (
+      "ARTWORK_API_RATE", "0",
+      "Requests a minute each token may make on the write endpoints (a burst of that many, "
+        + "then one every 60/N s); past it, 429 `rate-limited` with `Retry-After`. `0`: no limit."
     ),
     (
       "ARTWORK_ALLOW_ANONYMOUS", "0",

@@ -9,26 +9,41 @@ extension ServiceConfig {
       .filter { !$0.isEmpty }
   }
 
-  static func readTokens(_ reader: inout ConfigReader, warnings: inout [String]) -> [String] {
-    let tokens = list(reader.text("ARTWORK_API_TOKENS"))
-    var valid: [String] = []
-    for (index, token) in tokens.enumerated() {
-      // A token travels in an Authorization header: visible ASCII only.
-      guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-        reader.refuse(
-          "ARTWORK_API_TOKENS", token,
-          "token \(index + 1) of \(tokens.count) has spaces, control or non-ASCII characters",
-          secret: true)
-        continue
+  /// `ARTWORK_API_TOKENS`: comma-separated `name:token` pairs or bare tokens (named `token-N`
+  /// by their position, from 1). Problems never quote a token.
+  static func readTokens(_ reader: inout ConfigReader, warnings: inout [String]) -> [APIToken] {
+    let entries = list(reader.text("ARTWORK_API_TOKENS"))
+    var valid: [APIToken] = []
+    for (index, entry) in entries.enumerated() {
+      let position = "token \(index + 1) of \(entries.count)"
+      switch APIToken.parse(entry, fallbackName: "token-\(index + 1)") {
+      case .failure(let problem):
+        reader.refuse("ARTWORK_API_TOKENS", entry, "\(position): \(problem.text)", secret: true)
+      case .success(let token):
+        if token.secret.utf8.count < 16 {
+          warnings.append(
+            "ARTWORK_API_TOKENS: \(position) (\(token.name)) is shorter than 16 characters and "
+              + "easy to guess")
+        }
+        valid.append(token)
       }
-      if token.utf8.count < 16 {
-        warnings.append(
-          "ARTWORK_API_TOKENS: token \(index + 1) of \(tokens.count) is shorter than 16 "
-            + "characters and easy to guess")
-      }
-      valid.append(token)
     }
     return valid
+  }
+
+  /// `ARTWORK_API_TOKENS_FILE`: the path, and the tokens it holds now (a file that cannot be
+  /// read or has a bad line is a configuration error at start-up).
+  static func readTokenFile(_ reader: inout ConfigReader) -> (path: String?, tokens: [APIToken]) {
+    guard let path = reader.text("ARTWORK_API_TOKENS_FILE") else { return (nil, []) }
+    switch APITokenFile.read(path) {
+    case .success(let tokens):
+      return (path, tokens)
+    case .failure(let problems):
+      for problem in problems.list {
+        reader.problem("ARTWORK_API_TOKENS_FILE=\"\(path)\": \(problem)")
+      }
+      return (path, [])
+    }
   }
 
   /// `ARTWORK_SECRET_PARAMS`: names added to the default secret query parameters.

@@ -24,7 +24,8 @@ extension ServiceConfig {
     var fields: [String: LogValue] = [
       "listen": .string(listen.description),
       "public_url": .string(publicURL),
-      "api_tokens": .int(apiTokens.count),
+      "api_tokens": .int(apiTokens.count + fileTokens.count),
+      "api_rate_per_minute": .int(apiRate),
       "allow_anonymous": .bool(allowAnonymous),
       "max_source_bytes": .int(maxSourceBytes),
       "max_pixels": .int(maxPixels),
@@ -42,6 +43,7 @@ extension ServiceConfig {
       "log_level": .string(logLevel.rawValue),
     ]
     if let caFile { fields["ca_file"] = .string(caFile) }
+    if let apiTokensFile { fields["api_tokens_file"] = .string(apiTokensFile) }
     fields["storage"] = .string(storageDescription)
     switch storage {
     case .fileSystem:

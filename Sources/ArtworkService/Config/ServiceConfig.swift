@@ -15,8 +15,17 @@ public struct ServiceConfig: Sendable {
   var storage: StorageLocation
   /// The S3 endpoint, region and credentials (`ARTWORK_S3_*`).
   var s3: S3Settings
-  /// Bearer tokens accepted on write endpoints; empty means no authentication.
-  var apiTokens: [String]
+  /// Named bearer tokens accepted on write endpoints, from `ARTWORK_API_TOKENS`.
+  var apiTokens: [APIToken]
+  /// `ARTWORK_API_TOKENS_FILE`: more named tokens, re-read on SIGHUP; nil when unset.
+  var apiTokensFile: String?
+  /// The tokens `apiTokensFile` held at start-up.
+  var fileTokens: [APIToken]
+  /// Requests a minute each token may make (`ARTWORK_API_RATE`); 0: no limit.
+  var apiRate: Int
+  /// Whether write endpoints need a token: some are configured, or a token file is (an empty
+  /// file lets nobody in, so revoking the last token never opens the service).
+  var requiresToken: Bool { !apiTokens.isEmpty || apiTokensFile != nil }
   /// Set when an operator accepts anonymous writes on a non-loopback address.
   var allowAnonymous: Bool
   /// Largest source image accepted, uploaded or fetched (`ARTWORK_MAX_SOURCE_BYTES`).
@@ -133,6 +142,11 @@ public struct ServiceConfig: Sendable {
     minFreeBytes = reader.integer("ARTWORK_MIN_FREE_BYTES", default: 64 << 20, range: 0...(1 << 50))
 
     apiTokens = Self.readTokens(&reader, warnings: &warnings)
+    (apiTokensFile, fileTokens) = Self.readTokenFile(&reader)
+    for conflict in APIToken.conflicts(apiTokens + fileTokens) {
+      reader.problem("ARTWORK_API_TOKENS and ARTWORK_API_TOKENS_FILE: \(conflict)")
+    }
+    apiRate = reader.integer("ARTWORK_API_RATE", default: 0, range: 0...1_000_000)
     allowAnonymous = reader.boolean("ARTWORK_ALLOW_ANONYMOUS", default: false)
     maxSourceBytes = reader.integer(
       "ARTWORK_MAX_SOURCE_BYTES", default: 2_000_000, range: 1...50_000_000)
@@ -217,13 +231,15 @@ public struct ServiceConfig: Sendable {
       "ARTWORK_LOG_LEVEL", default: .info, accepted: "expected debug, info, warn or error",
       LogLevel.init(name:))
 
-    if !listen.isLoopback && apiTokens.isEmpty && !allowAnonymous {
+    // `requiresToken`, before self is whole.
+    let tokenRequired = !apiTokens.isEmpty || apiTokensFile != nil
+    if !listen.isLoopback && !tokenRequired && !allowAnonymous {
       reader.problem(
         "ARTWORK_LISTEN=\"\(listen)\" is reachable from other machines but ARTWORK_API_TOKENS "
           + "is empty: set ARTWORK_API_TOKENS, or ARTWORK_ALLOW_ANONYMOUS=1 to accept "
           + "anonymous requests on purpose")
     }
-    if !listen.isLoopback && apiTokens.isEmpty && allowAnonymous {
+    if !listen.isLoopback && !tokenRequired && allowAnonymous {
       warnings.append(
         "ARTWORK_ALLOW_ANONYMOUS: anyone who can reach \(listen) can store images here")
     }

@@ -1,36 +1,118 @@
 import ArtworkCore
+import Synchronization
 
-/// Bearer-token check for the POST endpoints. With no tokens configured, everything passes.
-struct Authenticator: Sendable {
-  private let tokens: [[UInt8]]
-
-  init(tokens: [String]) {
-    self.tokens = tokens.map { Array($0.utf8) }
+/// Bearer-token check for the write endpoints, and who called. With no token configured (and
+/// no token file), everything passes as `anonymous`.
+///
+/// The tokens are one immutable `TokenSet`, swapped whole when the token file is re-read
+/// (SIGHUP): a request sees the old set or the new one, never a mixture. Reading it takes a
+/// lock held only to copy one reference; the comparison and the rate limit run outside it.
+final class Authenticator: Sendable {
+  /// What a recognised token stands for.
+  struct Caller: Sendable {
+    /// The token's name (`APIToken.name`), or `anonymous` when no token is required.
+    let name: String
+    /// The caller's `ARTWORK_API_RATE` limit; nil: none.
+    let limit: CallerRateLimit?
   }
 
-  var isEnabled: Bool { !tokens.isEmpty }
+  /// The tokens of one moment, each with its caller.
+  final class TokenSet: Sendable {
+    let entries: [(secret: [UInt8], caller: Caller)]
 
-  /// Nil when `authorization` (the header's value) carries a configured token, else the error.
-  /// Throws `.unauthorized` unless `authorization` carries one of the tokens (or none is set).
-  func authorize(_ authorization: String?) throws(ArtworkError) {
-    if let error = check(authorization: authorization) { throw error }
+    init(_ entries: [(secret: [UInt8], caller: Caller)]) {
+      self.entries = entries
+    }
+
+    /// The set of `tokens`, each with a limit of `rate` a minute (0: none), keeping
+    /// `previous`'s limit for a token that was there before under the same name (a reload
+    /// refills nobody's bucket).
+    static func make(_ tokens: [APIToken], rate: Int, previous: TokenSet?) -> TokenSet {
+      TokenSet(
+        tokens.map { token in
+          let secret = Array(token.secret.utf8)
+          let kept = previous?.entries.first { $0.secret == secret && $0.caller.name == token.name }
+          let limit = kept?.caller.limit ?? (rate > 0 ? CallerRateLimit(perMinute: rate) : nil)
+          return (secret, Caller(name: token.name, limit: limit))
+        })
+    }
   }
 
-  func check(authorization: String?) -> ArtworkError? {
-    guard isEnabled else { return nil }
+  /// The tokens from `ARTWORK_API_TOKENS`, which only a restart changes.
+  private let fixed: [APIToken]
+  /// `ARTWORK_API_TOKENS_FILE`, re-read by `reload()`.
+  let file: String?
+  /// `ARTWORK_API_RATE`.
+  let rate: Int
+  /// Whether a token is required (fixed for the process: see `ServiceConfig.requiresToken`).
+  let isEnabled: Bool
+  private let current: Mutex<TokenSet>
+
+  /// Checks `tokens` and, when `file` is set, the tokens read from it (`fileTokens`), each
+  /// caller limited to `rate` requests a minute (0: no limit).
+  init(tokens: [APIToken], file: String? = nil, fileTokens: [APIToken] = [], rate: Int = 0) {
+    fixed = tokens
+    self.file = file
+    self.rate = rate
+    isEnabled = !tokens.isEmpty || file != nil
+    current = Mutex(TokenSet.make(tokens + fileTokens, rate: rate, previous: nil))
+  }
+
+  /// The caller that `authorization` (the header's value) names, or `.unauthorized`.
+  func authenticate(_ authorization: String?) throws(ArtworkError) -> Caller {
+    guard isEnabled else { return Caller(name: APIToken.anonymous, limit: nil) }
     guard let authorization else {
-      return ArtworkError(.unauthorized, "This endpoint needs `Authorization: Bearer <token>`.")
+      throw ArtworkError(.unauthorized, "This endpoint needs `Authorization: Bearer <token>`.")
     }
     let prefix = "bearer "
     guard authorization.count > prefix.count, authorization.lowercased().hasPrefix(prefix) else {
-      return ArtworkError(.unauthorized, "The Authorization header must be `Bearer <token>`.")
+      throw ArtworkError(.unauthorized, "The Authorization header must be `Bearer <token>`.")
     }
     let presented = Array(authorization.utf8.dropFirst(prefix.utf8.count))
+    let tokens = current.withLock { $0 }
     // Compare against every token, always in full, so timing reveals neither which token nor
     // how much of one matched.
-    var matched = false
-    for token in tokens where Authenticator.constantTimeEquals(token, presented) { matched = true }
-    return matched ? nil : ArtworkError(.unauthorized, "The bearer token is not valid.")
+    var matched: Caller?
+    for entry in tokens.entries where Authenticator.constantTimeEquals(entry.secret, presented) {
+      matched = entry.caller
+    }
+    guard let matched else { throw ArtworkError(.unauthorized, "The bearer token is not valid.") }
+    return matched
+  }
+
+  /// The `.rateLimited` error when `caller` is over its limit now, else nil (and the request is
+  /// counted against it).
+  func overLimit(_ caller: Caller) -> ArtworkError? {
+    guard let limit = caller.limit, let wait = limit.admit() else { return nil }
+    return ArtworkError(
+      .rateLimited,
+      "The token of \(caller.name) is limited to \(limit.perMinute) "
+        + "request\(limit.perMinute == 1 ? "" : "s") a minute (ARTWORK_API_RATE); retry in "
+        + "\(wait) s.",
+      retryAfter: wait, members: [.int("limit_per_minute", limit.perMinute)])
+  }
+
+  /// Re-reads the token file: on success the new tokens (with `ARTWORK_API_TOKENS`) replace the
+  /// old at once, and the answer is how many there are; on failure nothing changes. Nil when
+  /// no file is configured.
+  func reload() -> Result<Int, APITokenFile.Problems>? {
+    guard let file else { return nil }
+    let tokens: [APIToken]
+    switch APITokenFile.read(file) {
+    case .success(let read): tokens = fixed + read
+    case .failure(let problems): return .failure(problems)
+    }
+    let conflicts = APIToken.conflicts(tokens)
+    guard conflicts.isEmpty else { return .failure(APITokenFile.Problems(conflicts)) }
+    current.withLock { current in
+      current = TokenSet.make(tokens, rate: rate, previous: current)
+    }
+    return .success(tokens.count)
+  }
+
+  /// The names of every caller now, `anonymous` included (a bounded set of metric labels).
+  var callerNames: [String] {
+    current.withLock { $0 }.entries.map(\.caller.name) + [APIToken.anonymous]
   }
 
   /// Equality whose running time depends only on the lengths, not on where bytes differ.

@@ -289,10 +289,13 @@ function showReport(report) {
   const list = $("check-list");
   list.replaceChildren();
   for (const check of report.checks) {
-    const item = element("li", undefined, check.ok ? "good" : "bad");
+    // ok is true, false, or null for a rule the check did not reach.
+    const state = check.ok === null ? "skipped" : check.ok ? "good" : "bad";
+    const item = element("li", undefined, state);
     item.dataset.rule = check.name;
     const name = element("span", check.name, "name");
-    const verdict = element("span", check.ok ? "passes" : "fails", "visually-hidden");
+    const said = { good: "passes", bad: "fails", skipped: "not checked" }[state];
+    const verdict = element("span", said, "visually-hidden");
     item.append(name, verdict, element("span", check.reason, "reason"));
     list.append(item);
   }

@@ -63,7 +63,7 @@ extension ArtworkApp {
         .array(
           report.checks.map { check in
             .object([
-              ("name", .string(check.name)), ("ok", .bool(check.ok)),
+              ("name", .string(check.name)), ("ok", check.ok.map(JSONValue.bool) ?? .null),
               ("reason", .string(secrets.redactedText(check.reason))),
             ])
           })

@@ -2,10 +2,17 @@ import ArtworkCore
 import HTTP
 
 extension ArtworkApp {
-  /// Write endpoints, first of all: the bearer token (401). The body's declared size comes
-  /// next (the HTTP layer's check against the route's limit: 413, `uploadTooLarge` its detail).
+  /// Write endpoints, first of all: the bearer token (401), which names the caller (the head
+  /// carries the name to the access log and the metrics), then the caller's rate (429). The
+  /// body's declared size comes next (the HTTP layer's check against the route's limit: 413,
+  /// `uploadTooLarge` its detail).
   func checkCredentials(_ head: inout HTTPRequestHead) throws(ArtworkError) {
-    try authenticator.authorize(head.headers["Authorization"])
+    let caller = try authenticator.authenticate(head.headers["Authorization"])
+    head.caller = caller.name
+    if let refusal = authenticator.overLimit(caller) {
+      metrics.recordRateLimited(caller: caller.name)
+      throw refusal
+    }
   }
 
   /// `POST /v1/artwork` and `POST /v1/thumbhash`, from the head alone, before any body byte is

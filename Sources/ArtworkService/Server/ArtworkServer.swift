@@ -52,13 +52,16 @@ public final class ArtworkServer: Sendable {
     }
     let metrics = app.metrics
     configuration.accessLog = { record in
+      // The caller is a configured token's name (set by `checkCredentials`), else anonymous.
+      let caller = record.caller ?? APIToken.anonymous
       metrics.recordRequest(
-        route: record.route ?? "other", status: record.status,
+        route: record.route ?? "other", status: record.status, caller: caller,
         duration: .seconds(record.duration))
       // Written member by member, in name order, into the line itself: this runs for every
       // request, and a request answered from memory makes no string for it.
       logger.log(.info, "request") { line in
         line.member("bytes", record.bytesSent)
+        line.member("caller") { $0.append(contentsOf: caller.utf8) }
         line.member("duration_ms", (record.duration * 1_000_000).rounded() / 1000)
         line.member("method") { $0.append(contentsOf: record.method.rawValue.utf8) }
         line.member("path") { record.appendPath(to: &$0) }
@@ -82,6 +85,27 @@ public final class ArtworkServer: Sendable {
   private static func reason(_ error: HTTPServerError) -> String {
     guard case .startFailed(_, _, let reason) = error else { return error.description }
     return reason.prefix(1).lowercased() + reason.dropFirst()
+  }
+
+  /// Re-reads `ARTWORK_API_TOKENS_FILE` (on SIGHUP): the new tokens take effect at once and
+  /// the count is logged; a file that cannot be used keeps the tokens read before and logs an
+  /// error naming every problem. Does nothing without a token file but say so.
+  public func reloadTokens() {
+    switch app.authenticator.reload() {
+    case nil:
+      app.logger.info("SIGHUP: no ARTWORK_API_TOKENS_FILE to re-read")
+    case .success(let count)?:
+      app.logger.info(
+        "API tokens reloaded",
+        ["file": .string(app.authenticator.file ?? ""), "tokens": .int(count)])
+    case .failure(let problems)?:
+      app.logger.error(
+        "API tokens not reloaded: the previous tokens stay in force",
+        [
+          "file": .string(app.authenticator.file ?? ""),
+          "problems": .string(problems.list.joined(separator: "; ")),
+        ])
+    }
   }
 
   /// The port actually bound (useful with port 0).

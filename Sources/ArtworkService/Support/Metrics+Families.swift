@@ -18,10 +18,17 @@ extension Metrics {
     let buckets: [Double]
   }
 
-  /// HTTP requests answered, by route and status.
+  /// HTTP requests answered, by route, status and caller (a configured token's name, or
+  /// `anonymous`: a bounded set).
   static let requests = Family(
-    name: "artwork_http_requests_total", help: "HTTP requests answered, by route and status.",
-    type: .counter, labels: ["route", "status"], buckets: [])
+    name: "artwork_http_requests_total",
+    help: "HTTP requests answered, by route, status and caller (the token's name, or anonymous).",
+    type: .counter, labels: ["route", "status", "caller"], buckets: [])
+  /// Requests refused with 429 because their caller was over `ARTWORK_API_RATE`.
+  static let rateLimited = Family(
+    name: "artwork_api_rate_limited_total",
+    help: "Requests refused with 429 because their token was over ARTWORK_API_RATE, by caller.",
+    type: .counter, labels: ["caller"], buckets: [])
   static let requestDuration = Family(
     name: "artwork_http_request_duration_seconds",
     help: "Time from request to response, by route.", type: .histogram, labels: ["route"],
@@ -138,7 +145,8 @@ extension Metrics {
 
   /// Every family, in the order `render()` writes them.
   static let families: [Family] = [
-    buildInfo, requests, requestDuration, inFlight, artworkCreated, imagesDeleted, bytesStored,
+    buildInfo, requests, requestDuration, rateLimited, inFlight, artworkCreated, imagesDeleted,
+    bytesStored,
     stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,

@@ -22,7 +22,7 @@ final class Metrics: Sendable {
   func seed(routes: [String]) {
     state.withLock { state in
       for route in routes {
-        state.values[Self.requests.name, default: [:]][[route, "200"]] = 0
+        state.values[Self.requests.name, default: [:]][[route, "200", "anonymous"]] = 0
         state.histograms[Self.requestDuration.name, default: [:]][[route]] = HistogramSeries(
           bucketCount: Self.requestDuration.buckets.count)
       }
@@ -109,25 +109,28 @@ final class Metrics: Sendable {
   private struct State {
     var values: [String: [[String]: Double]] = [:]
     var histograms: [String: [[String]: HistogramSeries]] = [:]
-    /// The label lists of each route and status seen, built once: every request is counted.
+    /// The label lists of each route, status and caller seen, built once: every request is
+    /// counted.
     var requestLabels: [RouteStatus: (counter: [String], duration: [String])] = [:]
   }
 
   private struct RouteStatus: Hashable {
     var route: String
     var status: Int
+    var caller: String
   }
 
   /// One request in `requests` and `requestDuration`, under one lock and without building a
-  /// label list (after the first of each route and status).
-  func countRequest(route: String, status: Int, seconds: Double) {
+  /// label list (after the first of each route, status and caller). The duration is by route
+  /// only: a histogram per caller would multiply its buckets for little insight.
+  func countRequest(route: String, status: Int, caller: String, seconds: Double) {
     state.withLock { state in
-      let key = RouteStatus(route: route, status: status)
+      let key = RouteStatus(route: route, status: status, caller: caller)
       let labels: (counter: [String], duration: [String])
       if let known = state.requestLabels[key] {
         labels = known
       } else {
-        labels = ([route, String(status)], [route])
+        labels = ([route, String(status), caller], [route])
         state.requestLabels[key] = labels
       }
       state.values[Self.requests.name, default: [:]][labels.counter, default: 0] += 1

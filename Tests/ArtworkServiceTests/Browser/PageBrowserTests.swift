@@ -103,6 +103,12 @@ import Testing
     ) { $1 }
     #expect(verdicts["https"] == false && verdicts["public_address"] == false, "\(rules)")
     #expect(rules.count >= 8, "\(rules)")
+    // The rules the refused address stopped show as not checked, not as failures.
+    let skipped = rules.filter { $0["skipped"] as? Bool == true }.compactMap {
+      $0["rule"] as? String
+    }
+    #expect(
+      skipped == ["redirects", "tls", "status", "content_type", "size", "format"], "\(rules)")
     #expect((check["advice"] as? [String])?.isEmpty == false)
 
     // The 413, from the head, with its detail and request id.

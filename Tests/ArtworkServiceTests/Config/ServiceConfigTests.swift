@@ -261,7 +261,7 @@ import Testing
       "ARTWORK_LISTEN": "[::]:8080",
       "ARTWORK_API_TOKENS": " first-token-abcdefgh, ,second-token-abcdefgh ,",
     ])
-    #expect(tokens.apiTokens == ["first-token-abcdefgh", "second-token-abcdefgh"])
+    #expect(tokens.apiTokens.map(\.secret) == ["first-token-abcdefgh", "second-token-abcdefgh"])
     #expect(tokens.warnings.allSatisfy { !$0.contains("ARTWORK_API_TOKENS") })
   }
 

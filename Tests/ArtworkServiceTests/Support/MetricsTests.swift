@@ -35,8 +35,8 @@ import Testing
     let text = metrics.render()
     let lines = Set(text.split(separator: "\n").map(String.init))
     for expected in [
-      #"artwork_http_requests_total{route="/v1/artwork",status="201"} 2"#,
-      #"artwork_http_requests_total{route="/v1/images/{id}",status="404"} 1"#,
+      #"artwork_http_requests_total{route="/v1/artwork",status="201",caller="anonymous"} 2"#,
+      #"artwork_http_requests_total{route="/v1/images/{id}",status="404",caller="anonymous"} 1"#,
       "artwork_created_total 2",
       "artwork_stored_bytes_total 2000",
       #"artwork_source_fetches_total{outcome="forbidden-address"} 1"#,
@@ -66,7 +66,7 @@ import Testing
     let text = Metrics(routes: ["/v1/artwork"]).render()
     let lines = Set(text.split(separator: "\n").map(String.init))
     var expected = [
-      #"artwork_http_requests_total{route="/v1/artwork",status="200"} 0"#,
+      #"artwork_http_requests_total{route="/v1/artwork",status="200",caller="anonymous"} 0"#,
       #"artwork_http_request_duration_seconds_count{route="/v1/artwork"} 0"#,
       #"artwork_cache_lookups_total{result="hit"} 0"#,
       #"artwork_cache_lookups_total{result="miss"} 0"#,

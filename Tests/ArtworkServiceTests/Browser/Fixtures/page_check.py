@@ -119,7 +119,7 @@ try:
     result["check"] = {
         "summary": driver.find_element(By.ID, "check-summary").text,
         "rules": [{"rule": li.get_attribute("data-rule"), "ok": "good" in li.get_attribute("class"),
-                   "text": li.text}
+                   "skipped": "skipped" in li.get_attribute("class"), "text": li.text}
                   for li in driver.find_elements(By.CSS_SELECTOR, "#check-list li")],
         "advice": [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#check-advice li")],
     }

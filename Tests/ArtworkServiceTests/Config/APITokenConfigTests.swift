@@ -1,0 +1,107 @@
+import ArtworkCore
+import Foundation
+import Testing
+
+@testable import ArtworkService
+
+/// `ARTWORK_API_TOKENS` with names, `ARTWORK_API_TOKENS_FILE` and `ARTWORK_API_RATE` as read at
+/// start-up: every problem reported, no token ever quoted.
+@Suite struct APITokenConfigTests {
+  static func problems(_ environment: [String: String]) -> [String] {
+    do {
+      _ = try ServiceConfig(environment: environment)
+      return []
+    } catch {
+      return error.problems
+    }
+  }
+
+  static func file(_ text: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("artwork-tokens-\(UUID().uuidString)").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func namedAndBareTokensMix() throws {
+    let config = try ServiceConfig(environment: [
+      "ARTWORK_API_TOKENS":
+        "relay:relay-token-0123456789, bare-token-0123456789 ,jellyfin.tv-2:j-token-0123456789",
+      "ARTWORK_API_RATE": "2",
+    ])
+    #expect(config.apiTokens.map(\.name) == ["relay", "token-2", "jellyfin.tv-2"])
+    #expect(
+      config.apiTokens.map(\.secret)
+        == ["relay-token-0123456789", "bare-token-0123456789", "j-token-0123456789"])
+    #expect(config.apiRate == 2)
+    #expect(config.requiresToken)
+  }
+
+  @Test(arguments: [
+    ("bad name:token-0123456789abcdef", "may use only letters"),
+    ("anonymous:token-0123456789abcdef", "kept for requests without a token"),
+    (":token-0123456789abcdef", "1 to 64 characters"),
+    ("relay:tok:en-0123456789abcdef", "':'"),
+    ("relay:", "the token is empty"),
+    ("relay:token 0123456789abcdef", "spaces"),
+  ])
+  func badEntriesAreRefusedWithoutShowingTheToken(entry: String, words: String) {
+    let problems = Self.problems(["ARTWORK_API_TOKENS": "first-token-0123456789,\(entry)"])
+    #expect(problems.count == 1, "\(problems)")
+    let problem = problems.first ?? ""
+    #expect(problem.contains("token 2 of 2") && problem.contains(words), "\(problem)")
+    #expect(!problem.contains("0123456789abcdef") && problem.contains("value hidden"))
+  }
+
+  @Test func namesAndTokensAreUniqueAcrossTheVariableAndTheFile() throws {
+    let path = try Self.file("relay:file-token-0123456789\nother:env-token-0123456789\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let problems = Self.problems([
+      "ARTWORK_API_TOKENS": "relay:env-token-0123456789", "ARTWORK_API_TOKENS_FILE": path,
+    ])
+    #expect(problems.contains { $0.contains("\"relay\" is given to more than one token") })
+    #expect(problems.contains { $0.contains("\"relay\" and \"other\" have the same token") })
+    #expect(!problems.joined().contains("token-0123456789"), "\(problems)")
+  }
+
+  @Test func theFileHasOneNamedTokenALineWithCommentsAndBlankLines() throws {
+    let path = try Self.file(
+      "# integrations\n\nrelay:relay-token-0123456789\r\n  plex:plex-token-0123456789  \n#old:x\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let config = try ServiceConfig(environment: [
+      "ARTWORK_API_TOKENS_FILE": path, "ARTWORK_LISTEN": "0.0.0.0:8080",
+    ])
+    #expect(config.fileTokens.map(\.name) == ["relay", "plex"])
+    #expect(config.apiTokens.isEmpty && config.requiresToken)
+    #expect(config.summary["api_tokens"] == 2)
+  }
+
+  /// An empty file still requires a token: revoking the last one never opens the service.
+  @Test func anEmptyFileLetsNobodyIn() throws {
+    let path = try Self.file("# nobody yet\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let config = try ServiceConfig(environment: ["ARTWORK_API_TOKENS_FILE": path])
+    #expect(config.requiresToken)
+    let authenticator = Authenticator(
+      tokens: config.apiTokens, file: path, fileTokens: config.fileTokens)
+    #expect(throws: ArtworkError.self) { try authenticator.authenticate("Bearer anything-at-all") }
+  }
+
+  @Test func aBadFileIsAStartUpErrorNamingItsLines() throws {
+    let path = try Self.file("relay:relay-token-0123456789\nno-colon-secret-0123456789\nx y:t\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let problems = Self.problems(["ARTWORK_API_TOKENS_FILE": path])
+    #expect(problems.count == 2, "\(problems)")
+    #expect(problems.first?.contains("line 2: expected name:token") == true, "\(problems)")
+    #expect(problems.last?.contains("line 3: the name \"x y\"") == true, "\(problems)")
+    #expect(!problems.joined().contains("secret-0123456789"))
+    let missing = Self.problems(["ARTWORK_API_TOKENS_FILE": path + "-missing"])
+    #expect(missing.first?.contains("cannot read") == true, "\(missing)")
+  }
+
+  @Test(arguments: ["-1", "two", "1000001", "1.5"])
+  func aBadRateIsRefused(value: String) {
+    let problems = Self.problems(["ARTWORK_API_RATE": value])
+    #expect(problems.first?.hasPrefix("ARTWORK_API_RATE=") == true, "\(problems)")
+  }
+}
