@@ -167,6 +167,30 @@ import Testing
     )
   }
 
+  /// A source hosted before whose origin has become slow: past the wait, the last artwork is
+  /// answered (pending), not nothing.
+  @Test(arguments: RelayClient.all)
+  func theLastArtworkOfASlowSourceIsKept(client: RelayClient) async throws {
+    let service = try await RunningArtwork([
+      "ARTWORK_PRIVATE_SOURCES": "127.0.0.1/32", "ARTWORK_SOURCE_TTL": "1s",
+    ])
+    let base = "http://127.0.0.1:\(service.port)"
+    let target = "/slow.jpg" + URLSourceFixture.unique() + "&fast=1&delay=3"
+    let sent = Self.push(try URLSourceFixture.url(target))
+    let first = try await client.send(
+      "POST", base + "/v1/content", headers: ["Prefer": "wait=10"], body: sent)
+    #expect(first.headers["artwork-status"] == "ready", "\(first.body)")
+    let hosted = try #require(first.content["image_url"] as? String)
+    try await Task.sleep(for: .milliseconds(1100))  // past ARTWORK_SOURCE_TTL
+    let kept = try await client.send(
+      "POST", base + "/v1/content", headers: ["Prefer": "wait=1"], body: sent)
+    #expect(kept.headers["artwork-status"] == "pending", "\(kept.body)")
+    #expect(kept.content["image_url"] as? String == hosted)
+    #expect(
+      kept.content["image_thumbhash"] as? String == first.content["image_thumbhash"] as? String)
+    await service.stop()
+  }
+
   /// `POST /v1/artwork` with a wait: 202 with where to look, then the artwork there.
   @Test(arguments: RelayClient.all)
   func artworkNotReadyInTimeIsA202WithItsLocation(client: RelayClient) async throws {
