@@ -30,7 +30,16 @@ package enum RequestFuzzing {
   /// `POST /v1/content`'s body: read, and when it has a URL filled as the route fills it (a new
   /// URL and hash that need escaping, or a hash only), and the result read again: it must be JSON
   /// that holds exactly what was filled in and every other field as it was.
+  ///
+  /// The same bytes are also read as the update form (merged, it must read back as content and
+  /// keep what the rules keep) and as a `Prefer` and a `Cache-Control` value.
   package static func contentDocument(_ input: UnsafeRawBufferPointer) {
+    let text = String(decoding: input, as: UTF8.self)
+    if let wait = RequestPreferences.wait(prefer: text) {
+      precondition((0...RequestPreferences.maxWait).contains(wait))
+    }
+    _ = RequestPreferences.asksRevalidation(cacheControl: text)
+    contentUpdate(Array(input))
     guard let document = try? ContentDocument(parsing: Array(input)),
       case .url(let sent) = document.imageURL
     else { return }
@@ -47,6 +56,35 @@ package enum RequestFuzzing {
       }
       let added = document.value(of: "image_thumbhash") == nil ? 1 : 0
       precondition(again.members.count == document.members.count + added)
+    }
+  }
+
+  /// The update form merged, with and without the patch's image: the result reads as content,
+  /// has no null member the patch cleared, and no image field on a template without a slot.
+  private static func contentUpdate(_ bytes: [UInt8]) {
+    guard let update = try? ContentUpdate(parsing: bytes) else { return }
+    for withoutImage in [false, true] {
+      guard let merged = try? update.merged(withoutPatchImage: withoutImage) else { continue }
+      guard let document = try? ContentDocument(parsing: merged, checkingRules: false) else {
+        preconditionFailure("a merged update does not read back")
+      }
+      for member in update.patch.members where member.value == .null {
+        if withoutImage, ContentDocument.imageFields.contains(member.key) { continue }
+        precondition(document.value(of: member.key) == nil, "\(member.key) not cleared")
+      }
+      if case .string(let template) = document.value(of: "template"),
+        !ContentDocument.imageTemplates.contains(template)
+      {
+        precondition(document.imageFields.allSatisfy { $0 == nil }, "image on \(template)")
+      }
+      let removed = document.removing(["image_url"])
+      guard let without = try? ContentDocument(parsing: removed, checkingRules: false) else {
+        preconditionFailure("a document without image_url does not read back")
+      }
+      precondition(without.value(of: "image_url") == nil)
+      precondition(
+        without.members.count == document.members.count
+          - (document.value(of: "image_url") == nil ? 0 : 1))
     }
   }
 
