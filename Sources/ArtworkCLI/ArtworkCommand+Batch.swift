@@ -71,7 +71,8 @@ extension ArtworkCommand {
     let sources = interruption.listen {
       printRaw("\nartwork \(command): interrupted; letting the running inputs finish\n")
     }
-    var progress = ProgressLine(total: inputs.count, enabled: settings.progress)
+    var progress = ProgressLine(
+      total: inputs.count, enabled: settings.progress, inPlace: isatty(2) == 1)
     let started = await BatchRun(jobs: settings.jobs, interruption: interruption).run(
       inputs, work
     ) { result in

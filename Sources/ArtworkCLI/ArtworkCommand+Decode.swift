@@ -2,7 +2,7 @@ import ArtworkCore
 import ThumbHashCodec
 
 extension ArtworkCommand {
-  /// `artwork decode HASH -o FILE.png`
+  /// `artwork decode HASH -o FILE.png` (`-o -`: standard output; see `OutputFile`)
   static func decode(_ arguments: [String]) throws(UsageError) -> Int32 {
     guard let parsed = try parse(arguments, command: "decode", valued: ["-o", "--out"]) else {
       return 0
@@ -22,7 +22,7 @@ extension ArtworkCommand {
       return 1
     }
     do {
-      try LocalFile.writeAtomically(path, png)
+      try OutputFile.write(path, png)
     } catch {
       printError("artwork decode: \(error.detail)")
       return 1

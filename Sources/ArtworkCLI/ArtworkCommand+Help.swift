@@ -60,11 +60,13 @@ extension ArtworkCommand {
       --out DIR         where the results are stored (required)
       --from FILE       more inputs, one per line
       --jobs N          images at once (default: the number of cores)
-      --jsonl FILE      write the JSON lines to FILE instead of standard output
+      --jsonl FILE      write the JSON lines to FILE instead of standard output (a link, a
+                        device or a pipe is written through, never replaced)
       --resume          skip inputs that already have an "ok": true line in the --jsonl FILE,
                         and append to it
       --progress WHEN   auto (default: when standard error is a terminal), always or never:
                         done/total, failures, images per second and time left, redrawn in place
+                        on a terminal, else a plain line a second
       --no-size-limit   accept sources over ARTWORK_MAX_SOURCE_BYTES (default 2000000); the
                         pixel limit (ARTWORK_MAX_PIXELS, default 40000000) still applies
 
@@ -92,7 +94,9 @@ extension ArtworkCommand {
     "decode": """
     artwork decode HASH -o FILE.png
 
-    Writes the placeholder image a ThumbHash decodes to as a PNG file.
+    Writes the placeholder image a ThumbHash decodes to as a PNG file. -o - writes it to
+    standard output; an existing regular file is replaced atomically; a symbolic link, a device
+    or a pipe is written through (never replaced); a directory is refused.
 
     """,
     "version": """

@@ -29,6 +29,9 @@ extension ArtworkCommand {
     let jsonl = parsed["--jsonl"]
     let resume = parsed.has("--resume")
     if resume && jsonl == nil { throw UsageError("process", "--resume needs --jsonl FILE") }
+    if resume && jsonl == "-" {
+      throw UsageError("process", "--resume needs a --jsonl FILE to read back, not standard output")
+    }
     let settings = try BatchSettings(parsed, command: "process")
     let config = try sourceConfig("process", environment: environment)
 

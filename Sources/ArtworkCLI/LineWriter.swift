@@ -23,7 +23,14 @@ final class LineWriter: Sendable {
   /// Opens `path` for appending (made if missing; emptied first when `fresh`). When the file
   /// ends inside a line (a run killed mid-write), a newline is written first, so the next line
   /// starts whole.
+  /// `-` is standard output; a link, a device or a pipe is written through (`OutputFile`); a
+  /// directory or a block device is refused.
   static func appending(to path: String, fresh: Bool) throws(ArtworkError) -> LineWriter {
+    switch OutputFile.target(path) {
+    case .standardOutput: return standardOutput
+    case .refused(let reason): throw ArtworkError(.badRequest, "cannot write \(path): \(reason)")
+    case .replaced, .writtenThrough: break
+    }
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (fresh ? O_TRUNC : 0), 0o644)
     guard fd >= 0 else {
       throw ArtworkError(.badRequest, "cannot write \(path): \(LocalFile.reason(errno))")

@@ -87,7 +87,7 @@ enum LocalFile {
     ArtworkError(code == ENOENT ? .notFound : .badRequest, "cannot read \(path): \(reason(code))")
   }
 
-  private static func writeError(_ path: String, _ code: Int32) -> ArtworkError {
+  static func writeError(_ path: String, _ code: Int32) -> ArtworkError {
     ArtworkError(.storageUnavailable, "cannot write \(path): \(reason(code))")
   }
 }

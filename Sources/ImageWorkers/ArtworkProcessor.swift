@@ -24,7 +24,7 @@ public final class ArtworkProcessor: Sendable {
     guard count <= maxSourceBytes else {
       throw ArtworkError(
         .payloadTooLarge,
-        "The image is \(ByteCount.text(count)); the limit is \(ByteCount.text(maxSourceBytes))."
+        "The image is \(ByteCount.text(count)); the limit is \(ByteCount.text(maxSourceBytes)) (ARTWORK_MAX_SOURCE_BYTES)."
       )
     }
   }

@@ -28,7 +28,8 @@ enum FetchFailure: Sendable, Equatable {
   /// The total deadline passed.
   case timeout(seconds: Double)
   /// The body is larger than the cap (declared or counted).
-  case tooLarge(limit: Int)
+  /// The source is over `limit`: `declared` by its Content-Length, or found sending more.
+  case tooLarge(limit: Int, declared: Int?)
   /// A 2xx answer whose Content-Type is not image/*.
   case notImage(contentType: String?)
   /// A content coding was applied although none was asked for.
@@ -116,9 +117,12 @@ enum FetchFailure: Sendable, Equatable {
     case .timeout(let seconds):
       return ArtworkError(
         .gatewayTimeout, "The source did not send the image within \(Self.format(seconds)) s.")
-    case .tooLarge(let limit):
+    case .tooLarge(let limit, let declared):
+      let size = declared.map { "is \(ByteCount.text($0)) (its Content-Length)" } ?? "sent more"
       return ArtworkError(
-        .payloadTooLarge, "The source image is larger than \(ByteCount.text(limit)), the limit.")
+        .payloadTooLarge,
+        "The source image \(size); an image may be at most \(ByteCount.text(limit)) (ARTWORK_MAX_SOURCE_BYTES). The request itself was fine: the image at the source URL is too large, so sending the same URL again gets the same answer; make it smaller at the origin, or raise the limit."
+      )
     case .notImage(let type):
       return ArtworkError(
         .unsupportedMediaType,

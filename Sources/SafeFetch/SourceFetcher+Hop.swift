@@ -176,7 +176,7 @@ private final class HopState {
       return false
     }
     if let length = headers["content-length"].flatMap({ Int($0) }), length > maxBytes {
-      failure = .tooLarge(limit: maxBytes)
+      failure = .tooLarge(limit: maxBytes, declared: length)
       return false
     }
     return true
@@ -185,7 +185,7 @@ private final class HopState {
   /// One body chunk. Returns false to stop the transfer.
   func body(_ chunk: [UInt8]) -> Bool {
     guard bodyBytes.count + chunk.count <= maxBytes else {
-      failure = .tooLarge(limit: maxBytes)
+      failure = .tooLarge(limit: maxBytes, declared: nil)
       return false
     }
     bodyBytes.append(contentsOf: chunk)

@@ -8,6 +8,23 @@ struct PublicURL: Hashable {
   /// Without brackets for IPv6.
   var host: String
 
+  /// The default: where the service listens, over http (a wildcard address as loopback, which
+  /// is where a browser on the same machine reaches it). `port` is the bound one (the listen
+  /// address's may be 0, for any free port).
+  static func following(_ listen: ListenAddress, port: Int? = nil) -> PublicURL {
+    let host =
+      switch listen.host {
+      case "0.0.0.0": "127.0.0.1"
+      case "::": "[::1]"
+      case let v6 where v6.contains(":"): "[\(v6)]"
+      case let v4: v4
+      }
+    let chosen = port ?? listen.port
+    // Port 0 (any free port) has no URL until the socket is bound; 80 stands in until then.
+    return PublicURL(parsing: "http://\(host):\(chosen == 0 ? 80 : chosen)")
+      ?? PublicURL(parsing: "http://127.0.0.1:8080")!
+  }
+
   /// Parses an absolute http(s) URL without user info, query or fragment; nil otherwise.
   init?(parsing raw: String) {
     guard let (scheme, rest) = splitHTTPScheme(raw) else { return nil }

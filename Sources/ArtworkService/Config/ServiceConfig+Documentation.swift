@@ -12,8 +12,8 @@ extension ServiceConfig {
       "Address to listen on: `ip:port`, `[ipv6]:port` or `localhost:port`."
     ),
     (
-      "ARTWORK_PUBLIC_URL", "http://127.0.0.1:8080",
-      "Base of hosted image URLs. Phones need https on a public host (a warning says so)."
+      "ARTWORK_PUBLIC_URL", "the listen address",
+      "Base of hosted image URLs; unset, `http://` and the address and port listened on (a wildcard as loopback). Phones need https on a public host (a warning says so); behind a proxy set it to the proxy's URL."
     ),
     (
       "ARTWORK_STORAGE", "./data",
@@ -190,7 +190,7 @@ extension ServiceConfig {
       "ARTWORK_BODY_MEMORY", "what the workers and the queue can use",
       "Memory all request bodies held at once may use; beyond it uploads get 503 from their "
         + "headers. By default (`ARTWORK_WORKERS` + `ARTWORK_QUEUE`) upload bodies of the "
-        + "largest size, plus 16 MiB for the JSON routes: 53 MB on 2 cores."
+        + "largest size, plus 16 MiB for the JSON routes: about 54 MB on 2 cores."
     ),
     (
       "ARTWORK_IMAGE_CACHE_BYTES", "33554432",

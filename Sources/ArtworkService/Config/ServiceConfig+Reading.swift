@@ -146,9 +146,49 @@ extension ServiceConfig {
     let known = Set(documentation.map(\.key))
     let unknown = reader.environment.keys.filter { $0.hasPrefix("ARTWORK_") && !known.contains($0) }
       .sorted()
-    guard !unknown.isEmpty else { return }
-    reader.problem(
-      "unknown variable\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")): "
-        + "known ARTWORK_* variables are \(known.sorted().joined(separator: ", "))")
+    for name in unknown {
+      if let closest = closestKnown(to: name, among: known) {
+        reader.problem("unknown variable \(name): did you mean \(closest)?")
+      } else {
+        reader.problem(
+          "unknown variable \(name): no setting has this name (`artwork serve --help` lists them)")
+      }
+    }
+  }
+
+  /// The known name nearest to a mistyped `name` (by edits: a letter added, dropped, changed or
+  /// two swapped), when it is near enough to be what was meant.
+  static func closestKnown(to name: String, among known: Set<String>) -> String? {
+    let typed = Array(name.uppercased().utf8)
+    var best: (name: String, distance: Int)?
+    for candidate in known.sorted() {
+      let distance = editDistance(typed, Array(candidate.utf8))
+      if distance < best?.distance ?? Int.max { best = (candidate, distance) }
+    }
+    guard let best else { return nil }
+    // Past the shared `ARTWORK_`, a third of the rest may be wrong, and at least two letters.
+    let allowed = max(2, (typed.count - "ARTWORK_".count) / 3)
+    return best.distance <= allowed ? best.name : nil
+  }
+
+  /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+  /// neighbours each cost one.
+  static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], before[j - 2] + 1)
+        }
+      }
+      (before, previous, current) = (previous, current, before)
+    }
+    return previous[b.count]
   }
 }

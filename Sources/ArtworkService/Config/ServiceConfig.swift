@@ -11,6 +11,8 @@ public struct ServiceConfig: Sendable {
   public var listen: ListenAddress
   /// Base of every hosted image URL, without a trailing slash (`ARTWORK_PUBLIC_URL`).
   var publicURL: String
+  /// Whether `ARTWORK_PUBLIC_URL` was left unset, so that it follows the bound address.
+  var publicURLFollowsListen: Bool
   /// Where artwork is stored (`ARTWORK_STORAGE`).
   var storage: StorageLocation
   /// The S3 endpoint, region and credentials (`ARTWORK_S3_*`).
@@ -129,8 +131,11 @@ public struct ServiceConfig: Sendable {
       "ARTWORK_LISTEN", default: ListenAddress(host: "127.0.0.1", port: 8080)!,
       accepted: "expected host:port or [IPv6]:port with an IP address or localhost",
       ListenAddress.init(parsing:))
+    // Unset, it follows the listen address: the URLs answered are where this service is.
+    publicURLFollowsListen =
+      environment["ARTWORK_PUBLIC_URL"].map(HeaderSyntax.trimmed)?.isEmpty ?? true
     let url = reader.value(
-      "ARTWORK_PUBLIC_URL", default: PublicURL(parsing: "http://127.0.0.1:8080")!,
+      "ARTWORK_PUBLIC_URL", default: PublicURL.following(listen),
       accepted: "expected an absolute http(s) URL without user, query or fragment",
       PublicURL.init(parsing:))
     publicURL = url.text

@@ -107,7 +107,8 @@ struct ContentDocument: Sendable {
     }
     switch value("image_shape") {
     case nil, .null: shape = nil
-    case .string(let text) where ["poster", "square", "circle"].contains(text): shape = text
+    // Any case, as POST /v1/artwork's shape: the answer writes it lower case, as the relay has it.
+    case .string(let text) where Self.shapes.contains(text.lowercased()): shape = text.lowercased()
     case .string(let text):
       throw ArtworkError(
         .unprocessableContent,
@@ -142,6 +143,21 @@ struct ContentDocument: Sendable {
     for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
       out.replaceSubrange(edit.range, with: edit.text)
     }
+    return out
+  }
+
+  /// The three shapes, as the relay writes them.
+  static let shapes = ["poster", "square", "circle"]
+
+  /// The body with `image_shape` written lower case when it was sent in another case (the
+  /// relay knows only `poster`, `square` and `circle`); as it is otherwise.
+  func lowercasingShape() -> [UInt8] {
+    guard let member = members.first(where: { $0.key.utf8.elementsEqual("image_shape".utf8) }),
+      case .string(let text) = member.value, text != text.lowercased(),
+      Self.shapes.contains(text.lowercased())
+    else { return bytes }
+    var out = bytes
+    out.replaceSubrange(member.valueRange, with: Self.quoted(text.lowercased()))
     return out
   }
 

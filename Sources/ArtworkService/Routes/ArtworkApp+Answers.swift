@@ -35,9 +35,16 @@ extension ArtworkApp {
       ("width", .int(answer.source.width)),
       ("height", .int(answer.source.height)),
       ("average_color", .string(answer.averageColor)),
-      ("aspect_ratio", .double(answer.aspectRatio)),
+      // The image's own ratio; the hash keeps only an approximation (0.714 for 2:3).
+      ("aspect_ratio", .double(aspectRatio(answer.source))),
       ("source", sourceJSON(answer.source, url: sourceURL)),
     ])
+  }
+
+  /// Width over height of `source`, to four decimals.
+  static func aspectRatio(_ source: SourceFacts) -> Double {
+    guard source.height > 0 else { return 0 }
+    return (Double(source.width) / Double(source.height) * 10_000).rounded() / 10_000
   }
 
   static func sourceJSON(_ source: SourceFacts, url: String?) -> JSONValue {

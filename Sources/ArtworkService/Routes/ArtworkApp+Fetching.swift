@@ -29,8 +29,15 @@ extension ArtworkApp {
       return fetched
     } catch {
       metrics.recordFetch(outcome: error.kind.rawValue)
+      var failure = error
+      // Which image was too large: the source's, not the caller's body.
+      if failure.kind == .payloadTooLarge {
+        // Redacted before it is clipped, so that no cut can leave part of a secret behind.
+        let shown = ClientText.quoted(config.secretParameters.redacted(url))
+        failure.detail = "\(shown): " + failure.detail
+      }
       // Redacted here too, before the failure is remembered in a stored record.
-      throw error.redacting(config.secretParameters)
+      throw failure.redacting(config.secretParameters)
     }
   }
 }

@@ -45,9 +45,11 @@ extension ArtworkApp {
   /// limit rather than the body allowance (which adds room for multipart framing).
   func uploadTooLarge(declared: Int?) -> String {
     let limit = ByteCount.text(config.maxSourceBytes)
+    let setting = "(ARTWORK_MAX_SOURCE_BYTES; the upload's form framing is allowed on top)"
     guard let declared else {
-      return "The request body is larger than an image may be: at most \(limit)."
+      return "The uploaded body is larger than an image may be: at most \(limit) \(setting)."
     }
-    return "The request body is \(ByteCount.text(declared)); an image may be at most \(limit)."
+    return
+      "The uploaded body is \(ByteCount.text(declared)); an image may be at most \(limit) \(setting)."
   }
 }

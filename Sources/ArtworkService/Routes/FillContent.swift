@@ -39,7 +39,7 @@ extension ArtworkApp {
       } else {
         try await artworkFill(document, query: query, preferences: preferences)
       }
-    let body: [UInt8]
+    var body: [UInt8]
     switch fill.fields {
     case .unchanged: body = document.bytes
     case .set(let url, let hash): body = document.filled(imageURL: url, thumbHash: hash)
@@ -47,6 +47,10 @@ extension ArtworkApp {
       // What the relay can push now: the stored artwork carries forward (the update form), or
       // the URL that could not be hosted is left out.
       body = try update?.merged(withoutPatchImage: true) ?? document.removing(["image_url"])
+    }
+    // A shape sent in another case is answered as the relay writes it.
+    if let answered = try? ContentDocument(parsing: body, checkingRules: false) {
+      body = answered.lowercasingShape()
     }
     var headers: [(String, String)] = []
     if let status = fill.status { headers.append(("Artwork-Status", status)) }

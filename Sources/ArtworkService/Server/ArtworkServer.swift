@@ -22,6 +22,11 @@ public final class ArtworkServer: Sendable {
     } catch {
       throw StartupError("cannot listen on \(config.listen): \(Self.reason(error))")
     }
+    var config = config
+    if config.publicURLFollowsListen {
+      // The port actually bound (ARTWORK_LISTEN may ask for any free one).
+      config.publicURL = PublicURL.following(config.listen, port: listener.port).text
+    }
     let app = try await ArtworkApp(config: config, logger: logger)
     self.app = app
     self.grace = config.shutdownGrace
