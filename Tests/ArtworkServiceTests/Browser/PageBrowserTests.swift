@@ -41,6 +41,8 @@ import Testing
     let seen = try Browser.object(output)
     #expect(seen["title"] as? String == "Artwork")
     #expect(seen["token_panel_at_first"] as? Bool == false)
+    // The page offers what the API does by default: a square.
+    #expect(seen["default_shape"] as? String == "square")
     #expect((seen["unlabelled"] as? [Any])?.isEmpty == true, "\(seen["unlabelled"] ?? "")")
 
     // 401 first: the problem, the token field focused, the token kept for the session only.

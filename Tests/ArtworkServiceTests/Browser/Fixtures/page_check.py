@@ -83,6 +83,8 @@ try:
     result["title"] = driver.title
     result["token_panel_at_first"] = driver.find_element(By.ID, "token-panel").is_displayed()
     result["unlabelled"] = driver.execute_script(UNLABELLED)
+    result["default_shape"] = driver.execute_script(
+        "return document.querySelector('input[name=shape]:checked').value")
 
     # The upload, first without a token: 401, the token field, then with it.
     driver.find_element(By.ID, "artwork-file").send_keys(image_file)
