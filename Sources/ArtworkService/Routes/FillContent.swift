@@ -113,8 +113,22 @@ extension ArtworkApp {
       }
     }
     guard let wait = preferences.wait else { return try await work() }
+    // What memory holds is answered without a race against the wait (`wait=0` included).
+    let remembered: Result<ArtworkFill, ArtworkError>?
+    do throws(ArtworkError) {
+      remembered = try rememberedFill(url: url, options: options, preferences: preferences)
+        .map { .success($0) }
+    } catch {
+      remembered = .failure(error)
+    }
+    let outcome: BoundedWait.Outcome<ArtworkFill>
+    if let remembered {
+      outcome = .finished(remembered)
+    } else {
+      outcome = await BoundedWait.run(atMost: wait, work)
+    }
     let status: String
-    switch await BoundedWait.run(atMost: wait, work) {
+    switch outcome {
     case .finished(.success(let fill)): return fill
     case .finished(.failure(let error)):
       logger.log(
@@ -133,6 +147,23 @@ extension ArtworkApp {
         status: status)
     }
     return ArtworkFill(fields: .notFilled, status: status)
+  }
+
+  /// The fill of `url` from a result in memory, without waiting on anything: nil when there is
+  /// none (or the caller asks the origin again); a remembered failure is thrown.
+  private func rememberedFill(
+    url: String, options: ArtworkOptions?, preferences: RequestPreferences
+  ) throws(ArtworkError) -> ArtworkFill? {
+    guard !preferences.revalidate else { return nil }
+    guard let options else {
+      let hash = try thumbHashResults.remembered(url: url, variant: "stored")
+      return hash.map { ArtworkFill(fields: .set(url: nil, hash: $0.0.thumbHash), status: "ready") }
+    }
+    guard let (answer, age) = try artworkResults.remembered(url: url, variant: options.cacheKey)
+    else { return nil }
+    return ArtworkFill(
+      fields: .set(url: config.imageURL(fileName: answer.fileName), hash: answer.thumbHash),
+      status: "ready", age: age)
   }
 
   /// `size` and `crop` from the query string (checked now, before the document is read); the

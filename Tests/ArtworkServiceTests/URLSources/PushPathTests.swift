@@ -47,6 +47,12 @@ import Testing
     #expect(url.hasPrefix("http://127.0.0.1:9/v1/images/"))
     #expect((later.content["image_thumbhash"] as? String)?.count ?? 0 > 20)
     #expect(try origin.requests(target) == 1)
+    // Remembered now: even a wait of 0 gets it.
+    let instant = try await client.send(
+      "POST", base + "/v1/content", headers: ["Prefer": "wait=0"], body: sent)
+    #expect(instant.headers["artwork-status"] == "ready")
+    #expect(instant.content["image_url"] as? String == url)
+    #expect(instant.headers["age"] != nil)
     _ = service
   }
 
