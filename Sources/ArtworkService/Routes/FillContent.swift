@@ -53,7 +53,10 @@ extension ArtworkApp {
       body = answered.lowercasingShape()
     }
     var headers: [(String, String)] = []
-    if let status = fill.status { headers.append(("Artwork-Status", status)) }
+    if let status = fill.status {
+      headers.append(("Artwork-Status", status))
+      metrics.recordContentArtwork(status: status)
+    }
     if let wait = preferences.wait { headers.append(("Preference-Applied", "wait=\(wait)")) }
     if let age = fill.age { headers.append(("Age", String(age))) }
     if let update {

@@ -39,6 +39,11 @@ extension Metrics {
   static let imagesDeleted = Family(
     name: "artwork_images_deleted_total", help: "Hosted images deleted on request.",
     type: .counter, labels: [], buckets: [])
+  static let contentArtwork = Family(
+    name: "artwork_content_artwork_total",
+    help:
+      "/v1/content answers with an image_url to fill, by Artwork-Status: ready, pending (not ready within Prefer: wait) or failed.",
+    type: .counter, labels: ["status"], buckets: [])
   static let bytesStored = Family(
     name: "artwork_stored_bytes_total", help: "Bytes of artwork newly stored.", type: .counter,
     labels: [], buckets: [])
@@ -146,7 +151,7 @@ extension Metrics {
   /// Every family, in the order `render()` writes them.
   static let families: [Family] = [
     buildInfo, requests, requestDuration, rateLimited, inFlight, artworkCreated, imagesDeleted,
-    bytesStored,
+    contentArtwork, bytesStored,
     stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,

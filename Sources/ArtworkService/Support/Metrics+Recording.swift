@@ -24,6 +24,11 @@ extension Metrics {
   }
 
   /// One hosted image deleted on request.
+  /// A `/v1/content` answer's `Artwork-Status` (`ready`, `pending`, `failed`; no parameters).
+  func recordContentArtwork(status: String) {
+    increment(Self.contentArtwork, [String(status.prefix { $0 != ";" })])
+  }
+
   func recordImageDeleted() {
     increment(Self.imagesDeleted)
   }

@@ -36,6 +36,9 @@ final class Metrics: Sendable {
       for outcome in ["ok", "not_modified"] {
         state.values[Self.fetches.name, default: [:]][[outcome]] = 0
       }
+      for status in ["ready", "pending", "failed"] {
+        state.values[Self.contentArtwork.name, default: [:]][[status]] = 0
+      }
     }
   }
 

@@ -71,6 +71,7 @@ import Testing
       #"artwork_cache_lookups_total{result="hit"} 0"#,
       #"artwork_cache_lookups_total{result="miss"} 0"#,
       #"artwork_source_fetches_total{outcome="ok"} 0"#,
+      #"artwork_content_artwork_total{status="pending"} 0"#,
     ]
     for stage in Metrics.stages {
       expected.append(#"artwork_stage_duration_seconds_count{stage="\#(stage)"} 0"#)

@@ -53,6 +53,8 @@ import Testing
     #expect(instant.headers["artwork-status"] == "ready")
     #expect(instant.content["image_url"] as? String == url)
     #expect(instant.headers["age"] != nil)
+    let metrics = try await client.send("GET", base + "/metrics")
+    #expect(!metrics.body.contains(#"artwork_content_artwork_total{status="pending"} 0"#))
     _ = service
   }
 
