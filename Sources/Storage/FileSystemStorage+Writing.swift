@@ -92,7 +92,10 @@ extension FileSystemStorage {
     return try await blocking { () throws(FileError) -> Bool in
       try self.retentionLock.withLock { _ throws(FileError) -> Bool in
         guard try Posix.status(path) != nil else { return false }
-        Posix.remove(path)
+        // An object that stays (a read-only file system, no permission) is not deleted: said.
+        if !Posix.remove(path), errno != ENOENT {
+          throw FileError(operation: "unlink", path: path, code: errno)
+        }
         try Posix.syncDirectory(self.objectBucket(key))
         return true
       }

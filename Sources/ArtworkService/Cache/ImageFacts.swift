@@ -81,7 +81,9 @@ struct ImageFacts: Codable, Sendable, Equatable {
   }
 
   /// RFC 3339 in UTC, to the second (`2026-12-02T04:25:05Z`).
+  /// A time from storage outside 1970...9999 (a damaged record) is clamped into it.
   static func timestamp(_ seconds: Double) -> String {
-    Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601)
+    let clamped = seconds.isFinite ? min(max(seconds, 0), 253_402_300_799) : 0
+    return Date(timeIntervalSince1970: clamped.rounded(.down)).formatted(.iso8601)
   }
 }

@@ -347,8 +347,12 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   private func key(url: String, variant: String) -> String { "\(namespace)|\(variant)|\(url)" }
 
   /// Whole seconds since the origin last answered for `record` (the `Age` header).
+  /// A record's time comes from storage: one that is not finite or is far off is read as a
+  /// boundary, never converted as it is.
   private static func age(of record: Record, now: Double) -> Int {
-    max(0, Int((now - record.checkedAt).rounded(.down)))
+    let seconds = (now - record.checkedAt).rounded(.down)
+    guard seconds.isFinite, seconds > 0 else { return 0 }
+    return seconds < 1e9 ? Int(seconds) : 1_000_000_000
   }
 
   /// The answer a record gives at `now`: its payload while fresh, its failure (thrown, with

@@ -20,7 +20,8 @@ struct APIToken: Sendable, Equatable {
       return "a name must have 1 to 64 characters"
     }
     guard name.utf8.allSatisfy(isNameByte) else {
-      return "the name \"\(name)\" may use only letters, digits, '.', '_' and '-'"
+      // Not quoted: a line written the wrong way round (token:name) would put a secret here.
+      return "a name (\(name.utf8.count) bytes) may use only letters, digits, '.', '_' and '-'"
     }
     guard name != anonymous else {
       return "the name \"anonymous\" is kept for requests without a token"

@@ -246,7 +246,8 @@ public struct ServiceConfig: Sendable {
     }
     if !listen.isLoopback && !tokenRequired && allowAnonymous {
       warnings.append(
-        "ARTWORK_ALLOW_ANONYMOUS: anyone who can reach \(listen) can store images here")
+        "ARTWORK_ALLOW_ANONYMOUS: anyone who can reach \(listen) can store images here, and delete them"
+      )
     }
     warnings += Self.publicURLWarnings(url)
     Self.checkUnknownKeys(&reader)

@@ -10,10 +10,11 @@ extension ArtworkApp {
   /// not known here (never asked, forgotten, or made on another replica: POST again).
   func artworkResult(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
     let id = request.pathParameter("id") ?? ""
-    switch try await artworkResults.known(id: id) {
-    case .ready(let answer, let url, let age):
+    let known = try await artworkResults.known(id: id)
+    if case .ready(let answer, let url, let age) = known, await isStored(answer) {
       return artworkResponse(answer, sourceURL: url, age: age, status: 200)
-    case .running:
+    }
+    if case .running = known {
       return JSONResponse.make(
         202,
         .object([
@@ -21,11 +22,11 @@ extension ArtworkApp {
           ("detail", .string("The artwork is being made; ask again after Retry-After seconds.")),
         ]),
         headers: [("Retry-After", "1")])
-    case .unknown:
-      throw ArtworkError(
-        .notFound,
-        "No artwork result is known by this id here: it may have expired, or another replica is making it. POST /v1/artwork again (with Prefer: wait) to get it."
-      )
     }
+    // Unknown, or a result whose image is gone (deleted, or swept by retention).
+    throw ArtworkError(
+      .notFound,
+      "No artwork result is known by this id here: it may have expired, or another replica is making it. POST /v1/artwork again (with Prefer: wait) to get it."
+    )
   }
 }

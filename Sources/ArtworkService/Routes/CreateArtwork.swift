@@ -22,7 +22,8 @@ extension ArtworkApp {
         bytes, declaredType: declaredType, options: options, admission: context.admission)
       return artworkResponse(answer, sourceURL: nil)
     case .url(let url):
-      let preferences = RequestPreferences(request.headers)
+      var preferences = RequestPreferences(request.headers)
+      preferences.wait = grantedWait(preferences.wait)
       let revalidate = preferences.revalidate
       guard let wait = preferences.wait else {
         let (answer, age) = try await artwork(from: url, options: options, revalidate: revalidate)
@@ -144,9 +145,16 @@ extension ArtworkApp {
     return answer
   }
 
+  /// The caller's wait (`Prefer: wait`) within the handler's deadline, less two seconds to
+  /// answer in: a wait the deadline would cut short gets the pushable answer, not a 503.
+  func grantedWait(_ wait: Int?) -> Int? {
+    guard let wait, config.handlerTimeout > .zero else { return wait }
+    return min(wait, max(0, Int(config.handlerTimeout.components.seconds) - 2))
+  }
+
   /// Whether the image of a remembered answer is still in storage (retention may have removed
   /// it); a storage failure counts as not stored, so the image is made again.
-  private func isStored(_ answer: ArtworkAnswer) async -> Bool {
+  func isStored(_ answer: ArtworkAnswer) async -> Bool {
     guard let key = ArtworkKey(fileName: answer.fileName) else { return false }
     return (try? await storage.head(key)) != nil
   }

@@ -24,7 +24,8 @@ extension ArtworkApp {
     -> HTTPResponse
   {
     let query = try contentOptions(request.query)
-    let preferences = RequestPreferences(request.headers)
+    var preferences = RequestPreferences(request.headers)
+    preferences.wait = grantedWait(preferences.wait)
     let update = try ContentUpdate(parsing: request.body)
     let document =
       if let update {
@@ -46,7 +47,10 @@ extension ArtworkApp {
     case .notFilled:
       // What the relay can push now: the stored artwork carries forward (the update form), or
       // the URL that could not be hosted is left out.
-      body = try update?.merged(withoutPatchImage: true) ?? document.removing(["image_url"])
+      // A sent hash or shape without its image would pair with the relay's old artwork.
+      body =
+        try update?.merged(withoutPatchImage: true)
+        ?? document.removing(ContentDocument.imageFields)
     }
     // A shape sent in another case is answered as the relay writes it.
     if let answered = try? ContentDocument(parsing: body, checkingRules: false) {

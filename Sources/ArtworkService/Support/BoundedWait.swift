@@ -4,6 +4,11 @@ import Synchronization
 /// Work a caller waits for only so long (`Prefer: wait=N`): it runs in a task of its own and
 /// goes on after the caller stops waiting, so its result is remembered for the next request.
 enum BoundedWait {
+  /// Works going on at once, past their callers' waits included: beyond this many a new one is
+  /// refused as busy, so that callers who do not wait cannot pile up work without bound.
+  static let maxRunning = 512
+  private static let running = Atomic<Int>(0)
+
   /// What the caller got within its wait.
   enum Outcome<Value: Sendable>: Sendable {
     /// The work ended within the wait.
@@ -16,8 +21,17 @@ enum BoundedWait {
   static func run<Value: Sendable>(
     atMost seconds: Int, _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
   ) async -> Outcome<Value> {
+    guard running.add(1, ordering: .relaxed).newValue <= maxRunning else {
+      running.subtract(1, ordering: .relaxed)
+      return .finished(
+        .failure(
+          ArtworkError(
+            .busy, "Too much artwork is being made for callers who did not wait; retry shortly.",
+            retryAfter: 1)))
+    }
     let meeting = Meeting<Value>()
     Task.detached {
+      defer { running.subtract(1, ordering: .relaxed) }
       do throws(ArtworkError) {
         meeting.arrive(.finished(.success(try await work())))
       } catch {

@@ -186,4 +186,25 @@ private final class Harness: Sendable {
     _ = try await harness.lookup(cache, url: "https://example.org/b.jpg")
     #expect(harness.callCount == 2)
   }
+
+  /// A damaged record from storage (a time far from now, either way) answers with an age in
+  /// bounds, never traps converting it.
+  @Test func aRecordsTimeFromStorageIsReadWithinBounds() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    let storage = try #require(harness.opened.withLock { $0 })
+    let url = "https://example.org/damaged.jpg"
+    let id = cache.resultID(url: url, variant: "v")
+    for checkedAt in [-1e300, 1e300, -Double.greatestFiniteMagnitude] {
+      let record = ResultRecord<String>(
+        url: url, payload: "old", checkedAt: checkedAt, configuration: cache.configuration)
+      try await storage.putRecord("source-cache/\(id)", bytes: record.json)
+      switch try await cache.known(id: id) {
+      case .ready(let payload, _, let age):
+        #expect(payload == "old")
+        #expect((0...1_000_000_000).contains(age))
+      default: Issue.record("the last result was not answered")
+      }
+    }
+  }
 }

@@ -36,7 +36,7 @@ import Testing
     // Pushable as it is: the image left out, every other field as sent.
     #expect(
       first.body
-        == #"{"state":"ongoing","content":{"template":"generic","progress":0.35,"state":"Playing","image_shape":"poster","accent_color":"indigo","end_date":1750003600}}"#
+        == #"{"state":"ongoing","content":{"template":"generic","progress":0.35,"state":"Playing","accent_color":"indigo","end_date":1750003600}}"#
     )
 
     let later = try await client.send(
@@ -196,6 +196,24 @@ import Testing
     #expect(kept.content["image_url"] as? String == hosted)
     #expect(
       kept.content["image_thumbhash"] as? String == first.content["image_thumbhash"] as? String)
+    await service.stop()
+  }
+
+  /// A wait longer than the handler's deadline allows is granted within it: the pushable
+  /// answer, not a 503.
+  @Test func aWaitIsGrantedWithinTheHandlerDeadline() async throws {
+    let service = try await RunningArtwork([
+      "ARTWORK_PRIVATE_SOURCES": "127.0.0.1/32", "ARTWORK_HANDLER_TIMEOUT": "4s",
+    ])
+    let slow = try URLSourceFixture.url("/slow.jpg" + URLSourceFixture.unique() + "&delay=6")
+    let answer = try await service.send(
+      LoopbackHTTPRequest(
+        "POST", "/v1/content",
+        headers: [("Content-Type", "application/json"), ("Prefer", "wait=100")],
+        body: .bytes(Array(Self.push(slow).utf8))))
+    #expect(answer.status == 200, "\(answer.text)")
+    #expect(answer.header("Preference-Applied") == "wait=2")
+    #expect(answer.header("Artwork-Status") == "pending")
     await service.stop()
   }
 
