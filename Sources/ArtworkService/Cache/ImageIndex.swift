@@ -13,6 +13,11 @@ import Storage
 struct ImageIndex: Sendable {
   let storage: any ArtworkStorage
 
+  /// The most names an image keeps (the newest): many URLs rendering to the same bytes (query
+  /// strings that bust caches) must not make each add, and the deletion, cost without bound.
+  /// A result whose name was dropped is caught by the same storage check as a lost one.
+  static let maxNames = 256
+
   static func recordName(_ id: ArtworkID) -> String { "image-results/\(id.hex)" }
 
   /// The result record names pointing to `id`.
@@ -26,6 +31,7 @@ struct ImageIndex: Sendable {
     var names = try await names(id)
     guard !names.contains(name) else { return }
     names.append(name)
+    if names.count > Self.maxNames { names.removeFirst(names.count - Self.maxNames) }
     // NOTE: encoding an array of strings cannot fail.
     let bytes = (try? [UInt8](JSONEncoder().encode(names))) ?? []
     try await storage.putRecord(Self.recordName(id), bytes: bytes)
