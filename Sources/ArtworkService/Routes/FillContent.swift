@@ -145,8 +145,10 @@ extension ArtworkApp {
     case .pending:
       status = "pending"
     }
+    // One of our hosted URLs is already what a phone loads: it stays, with the hash as sent.
+    guard let options else { return ArtworkFill(fields: .unchanged, status: status) }
     // The source's last artwork, when it has one that is still stored.
-    if let options, let last = await artworkResults.lastKnown(url: url, variant: options.cacheKey),
+    if let last = await artworkResults.lastKnown(url: url, variant: options.cacheKey),
       let key = ArtworkKey(fileName: last.fileName), (try? await storage.head(key)) != nil
     {
       return ArtworkFill(

@@ -243,6 +243,24 @@ import Testing
     #expect(unknown.status == 404)
   }
 
+  /// One of our hosted URLs is never left out, however short the wait: it is what a phone
+  /// loads already; only its hash may not be filled in time.
+  @Test(arguments: RelayClient.all)
+  func aHostedURLStaysWhateverTheWait(client: RelayClient) async throws {
+    let (service, base) = try await Self.service()
+    let uploaded = try await service.upload(try Fixtures.bytes("coffee.jpg"))
+    let hosted = try #require(uploaded.string("image_url"))
+    let answer = try await client.send(
+      "POST", base + "/v1/content", headers: ["Prefer": "wait=0"],
+      body: #"{"template":"media","image_url":"\#(hosted)"}"#)
+    #expect(answer.status == 200, "\(answer.body)")
+    #expect(["ready", "pending"].contains(answer.headers["artwork-status"] ?? ""))
+    #expect(answer.content["image_url"] as? String == hosted)
+    if answer.headers["artwork-status"] == "ready" {
+      #expect(answer.content["image_thumbhash"] as? String == uploaded.string("image_thumbhash"))
+    }
+  }
+
   /// A BlurHash (what Jellyfin stores) in image_thumbhash is refused and named.
   @Test(arguments: RelayClient.all)
   func aBlurHashIsRefusedByName(client: RelayClient) async throws {
