@@ -29,6 +29,8 @@ extension ArtworkApp {
         let (answer, age) = try await artwork(from: url, options: options, revalidate: revalidate)
         return artworkResponse(answer, sourceURL: url, age: age)
       }
+      // A failure remembered in memory is the answer at once, not a race against the wait.
+      if !revalidate { _ = try artworkResults.remembered(url: url, variant: options.cacheKey) }
       // The caller waits at most `wait` seconds; the work goes on after that, and its result
       // is what the Location answers.
       let outcome = await BoundedWait.run(atMost: wait) { [self] () throws(ArtworkError) in

@@ -65,10 +65,20 @@ extension ArtworkApp {
     if let age = fill.age { headers.append(("Age", String(age))) }
     if let update {
       let answered = try ContentDocument(parsing: body, checkingRules: false)
-      let changed = answered.imageFields != update.stored.imageFields
+      // A shape only written in another case is the same shape.
+      let changed =
+        Self.comparable(answered.imageFields) != Self.comparable(update.stored.imageFields)
       headers.append(("Artwork-Changed", changed ? "true" : "false"))
     }
     return JSONResponse.make(200, text: body, headers: headers)
+  }
+
+  /// The three image fields as compared for `Artwork-Changed`: `image_shape` in lower case.
+  static func comparable(_ fields: [JSONValue?]) -> [JSONValue?] {
+    fields.enumerated().map { index, value in
+      if index == 1, case .string(let shape)? = value { return .string(shape.lowercased()) }
+      return value
+    }
   }
 
   /// What becomes of a document's image fields.

@@ -261,6 +261,35 @@ import Testing
     }
   }
 
+  /// A failure remembered in memory is the answer to a waiting /v1/artwork at once, even with
+  /// a wait of 0 (not a 202 for something already known to fail).
+  @Test func aRememberedFailureIsAnsweredNotPending() async throws {
+    let (service, _) = try await Self.service()
+    let source = try URLSourceFixture.url("/status/500" + URLSourceFixture.unique())
+    let first = try await service.post("/v1/artwork", url: source)
+    #expect(first.isProblem(502), "\(first.text)")
+    let data = try JSONSerialization.data(withJSONObject: ["url": source])
+    let waited = try await service.send(
+      LoopbackHTTPRequest(
+        "POST", "/v1/artwork",
+        headers: [("Content-Type", "application/json"), ("Prefer", "wait=0")],
+        body: .bytes([UInt8](data))))
+    #expect(waited.isProblem(502), "\(waited.status) \(waited.text)")
+    #expect(waited.header("Age") != nil)
+  }
+
+  /// A stored shape written in another case is the same shape: no change, no high-priority
+  /// push; the answer writes it as the relay does.
+  @Test func aShapeInAnotherCaseIsNoChange() async throws {
+    let (service, _) = try await Self.service()
+    let answer = try await service.post(
+      "/v1/content",
+      json: #"{"stored":{"template":"generic","image_shape":"Poster"},"patch":{"progress":1}}"#)
+    #expect(answer.status == 200, "\(answer.text)")
+    #expect(answer.header("Artwork-Changed") == "false")
+    #expect(answer.text == #"{"template":"generic","image_shape":"poster","progress":1}"#)
+  }
+
   /// A BlurHash (what Jellyfin stores) in image_thumbhash is refused and named.
   @Test(arguments: RelayClient.all)
   func aBlurHashIsRefusedByName(client: RelayClient) async throws {
