@@ -5,7 +5,7 @@ import ImageWorkers
 /// The facts of one hosted image, as `GET /v1/images/{id}.json` answers them: stored as a
 /// record beside the object when it is created (before its 201 is answered), or, for an image
 /// stored before facts were kept, worked out from its bytes once and then stored.
-struct ImageFacts: Codable, Sendable, Equatable {
+struct ImageFacts: StoredRecord, Sendable, Equatable {
   static var currentVersion: Int { 1 }
 
   var version: Int = Self.currentVersion
@@ -63,21 +63,6 @@ struct ImageFacts: Codable, Sendable, Equatable {
     thumbHash = computed.thumbHash
     averageColor = computed.averageColor
     inferred = true
-  }
-
-  var json: [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    // NOTE: encoding plain Codable structs of strings and numbers cannot fail.
-    return (try? [UInt8](encoder.encode(self))) ?? []
-  }
-
-  /// Nil for bytes that are not facts of the current version.
-  init?(json: [UInt8]) {
-    guard let facts = try? JSONDecoder().decode(Self.self, from: Data(json)),
-      facts.version == Self.currentVersion
-    else { return nil }
-    self = facts
   }
 
   /// RFC 3339 in UTC, to the second (`2026-12-02T04:25:05Z`).

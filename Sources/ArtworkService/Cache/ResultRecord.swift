@@ -5,7 +5,7 @@ import SafeFetch
 /// What the service remembers about one source URL processed one way: the result (or a recent
 /// failure) and the validators to revalidate it with. Persisted as JSON through the storage's
 /// records, so it survives restarts and is shared by replicas.
-struct ResultRecord<Payload: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+struct ResultRecord<Payload: Codable & Sendable & Equatable>: StoredRecord, Sendable, Equatable {
   /// A recent failure, answered again until it expires.
   struct Failure: Codable, Sendable, Equatable {
     var kind: String
@@ -49,20 +49,5 @@ struct ResultRecord<Payload: Codable & Sendable & Equatable>: Codable, Sendable,
       etag = newValue.etag
       lastModified = newValue.lastModified
     }
-  }
-
-  var json: [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    // NOTE: encoding plain Codable structs of strings and numbers cannot fail.
-    return (try? [UInt8](encoder.encode(self))) ?? []
-  }
-
-  /// Nil for bytes that are not a record of the current version (an old format is a miss).
-  init?(json: [UInt8]) {
-    guard let record = try? JSONDecoder().decode(Self.self, from: Data(json)),
-      record.version == Self.currentVersion
-    else { return nil }
-    self = record
   }
 }

@@ -199,7 +199,7 @@ struct ContentDocument: Sendable {
   }
 
   /// The offset of the first byte that is not whitespace.
-  private static func start(_ bytes: [UInt8]) -> Int {
+  static func start(_ bytes: [UInt8]) -> Int {
     bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
   }
 

@@ -26,7 +26,8 @@ struct ContentUpdate: Sendable {
       members.count == 2,
       Set(members.map(\.0)) == ["stored", "patch"]
     else { return nil }
-    guard let spans = JSONValue.memberSpans(in: bytes, objectAt: Self.start(bytes)) else {
+    guard let spans = JSONValue.memberSpans(in: bytes, objectAt: ContentDocument.start(bytes))
+    else {
       return nil
     }
     func part(_ name: String) throws(ArtworkError) -> [UInt8] {
@@ -103,11 +104,6 @@ struct ContentUpdate: Sendable {
     var body = patch.bytes
     body.replaceSubrange(patch.contentRange, with: content)
     return body
-  }
-
-  /// The offset of the first byte that is not whitespace.
-  private static func start(_ bytes: [UInt8]) -> Int {
-    bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
   }
 }
 

@@ -50,6 +50,15 @@ extension ArtworkAnswer {
 }
 
 extension ThumbHashAnswer {
+  /// A hosted image's hash, from the facts kept beside it (its own file is the source).
+  init(_ facts: ImageFacts) {
+    let stored = SourceFacts(
+      format: facts.format, width: facts.width, height: facts.height, bytes: facts.bytes)
+    self.init(
+      thumbHash: facts.thumbHash, averageColor: facts.averageColor,
+      aspectRatio: ArtworkApp.aspectRatio(stored), source: stored)
+  }
+
   init(_ computed: ComputedThumbHash) {
     self.init(
       thumbHash: computed.thumbHash, averageColor: computed.averageColor,

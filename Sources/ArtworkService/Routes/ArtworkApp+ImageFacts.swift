@@ -20,7 +20,7 @@ extension ArtworkApp {
   }
 
   /// `id`'s facts while its object is stored; nil when it is not.
-  private func facts(of id: ArtworkID) async throws(ArtworkError) -> ImageFacts? {
+  func facts(of id: ArtworkID) async throws(ArtworkError) -> ImageFacts? {
     if let bytes = try await storage.getRecord(ImageFacts.recordName(id)),
       let facts = ImageFacts(json: bytes), let key = ArtworkKey(fileName: facts.fileName)
     {

@@ -52,10 +52,9 @@ extension ArtworkApp {
         try update?.merged(withoutPatchImage: true)
         ?? document.removing(ContentDocument.imageFields)
     }
-    // A shape sent in another case is answered as the relay writes it.
-    if let answered = try? ContentDocument(parsing: body, checkingRules: false) {
-      body = answered.lowercasingShape()
-    }
+    // The answer read once: its shape written as the relay does, its image fields compared.
+    let answered = try ContentDocument(parsing: body, checkingRules: false)
+    body = answered.lowercasingShape()
     var headers: [(String, String)] = []
     if let status = fill.status {
       headers.append(("Artwork-Status", status))
@@ -64,7 +63,6 @@ extension ArtworkApp {
     if let wait = preferences.wait { headers.append(("Preference-Applied", "wait=\(wait)")) }
     if let age = fill.age { headers.append(("Age", String(age))) }
     if let update {
-      let answered = try ContentDocument(parsing: body, checkingRules: false)
       // A shape only written in another case is the same shape.
       let changed =
         Self.comparable(answered.imageFields) != Self.comparable(update.stored.imageFields)
@@ -220,14 +218,14 @@ extension ArtworkApp {
     case .produce(let started): lease = started
     }
     do throws(ArtworkError) {
-      guard let object = try await storage.get(key) else {
+      // The facts kept beside the object hold its hash (worked out once for older images).
+      guard let facts = try await facts(of: key.id), facts.fileName == key.fileName else {
         throw ArtworkError(
           .unprocessableContent,
           "image_url names a hosted image that is no longer stored (\(key.fileName)); send its source URL again to host it anew."
         )
       }
-      let computed = try await processor.thumbHash(object.bytes, declaredType: nil)
-      return try await lease.produced(ThumbHashAnswer(computed), validators: Validators()).thumbHash
+      return try await lease.produced(ThumbHashAnswer(facts), validators: Validators()).thumbHash
     } catch {
       return try await lease.failed(error).thumbHash
     }
