@@ -1,0 +1,15 @@
+import ArtworkCore
+
+/// One worker's failure: what it was doing and how it ended.
+public struct WorkerFailureReport: Sendable {
+  /// What the image made the decoder do.
+  public var reason: DecoderFailure
+  /// The job (`render`, `thumbhash`, `inspect`).
+  public var job: String
+  /// The SHA-256 of the input, hex, and its size.
+  public var inputSHA256: String
+  public var inputBytes: Int
+  /// The worker's process id, and how it ended (signal, exit status, memory, last words).
+  public var pid: Int32
+  public var details: String
+}
