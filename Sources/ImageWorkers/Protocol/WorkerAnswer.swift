@@ -12,6 +12,6 @@ enum WorkerAnswer: Sendable, Equatable {
   case inspected(SourceInfo)
   /// What each attempt of a containment probe met.
   case probed(ContainmentProbe.Report)
-  /// The job failed the way a request fails: the problem to answer.
-  case failed(ArtworkError)
+  /// The job failed: its code, and the words to pass on.
+  case failed(JobFailure)
 }
