@@ -2,7 +2,8 @@ import ArtworkCore
 
 /// What happened to the workers, for the service's log and metrics: each event once.
 public enum WorkerEvent: Sendable {
-  /// A worker died or was killed in the middle of a job; the job's input is remembered.
+  /// A worker died, was killed at its deadline or broke the protocol in the middle of a job;
+  /// the job's input is remembered.
   case failed(WorkerFailureReport)
   /// An input remembered as having made a worker fail was refused without another try.
   case refused(DecoderFailure)
