@@ -43,44 +43,6 @@ public final class WorkerPool: Sendable {
   /// Whether a job submitted now would be refused (every worker busy and the queue full).
   public var isFull: Bool { threads.isFull }
 
-  /// An upload's place among the workers' jobs, from its head until its job is done: at most as
-  /// many as the workers and their queue can take are out at once, so no more upload bodies are
-  /// held than can be worked on. Given back by `release` (once the job is done: the body has
-  /// served), or when the value goes (the request ended, however).
-  public final class Admission: Sendable {
-    private let pool: Admissions
-    private let released = Atomic<Bool>(false)
-
-    fileprivate init(_ pool: Admissions) { self.pool = pool }
-
-    /// Gives the place back now (later calls do nothing).
-    public func release() {
-      if !released.exchange(true, ordering: .relaxed) { pool.release() }
-    }
-
-    deinit { release() }
-  }
-
-  /// The admissions out, and how many may be.
-  fileprivate final class Admissions: Sendable {
-    let capacity: Int
-    private let out = Mutex(0)
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func take() -> Bool {
-      out.withLock { out in
-        guard out < capacity else { return false }
-        out += 1
-        return true
-      }
-    }
-
-    func release() { out.withLock { $0 -= 1 } }
-
-    var count: Int { out.withLock { $0 } }
-  }
-
   /// An admission for an upload, or nil when the workers and their queue are spoken for.
   public func admit() -> Admission? {
     admissions.take() ? Admission(admissions) : nil
@@ -100,7 +62,8 @@ public final class WorkerPool: Sendable {
 
   /// Runs `job` on `bytes` in a worker, within `limits` (their time budget is the pool's).
   /// Throws `.busy` when the queue is full, `.decoderFailure` when the worker died, timed out or
-  /// ran out of memory (or did so on these very bytes before).
+  /// ran out of memory (or did so on these very bytes before), and the problem of the failure a
+  /// worker reported (`JobFailure`): the answer is never `.failed`.
   func run(_ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits)
     async throws(ArtworkError) -> (answer: WorkerAnswer, output: [UInt8])
   {
@@ -166,10 +129,18 @@ public final class WorkerPool: Sendable {
             .busy, "No image worker is available; retry in a second.",
             internalDetail: "\(death)", retryAfter: 1)))
       if let fresh = try? replacement() { idle.withLock { $0.append(fresh) } }
+    case .notHandedOver(let error):
+      idle.withLock { $0.append(worker) }
+      answer(.failure(error))
+    case .answered(.failed(let failure), _):
+      idle.withLock { $0.append(worker) }
+      answer(.failure(error(for: failure)))
     case .answered(let reply, let output):
       idle.withLock { $0.append(worker) }
-      answer(.success((reported(reply), output)))
-    case .died(let death):
+      answer(.success((reply, output)))
+    // A worker that broke the protocol is answered like one that crashed: a worker says what
+    // it must not only when it is broken, or when an image took it over.
+    case .died(let death), .brokeProtocol(let death):
       let hex = digest ?? SHA256.hex(bytes)
       failed.remember(hex, count: bytes.count, reason: death.reason)
       events(
@@ -182,18 +153,18 @@ public final class WorkerPool: Sendable {
     }
   }
 
-  /// A worker's answer as the caller gets it: libvips running out of memory (it fails an
-  /// allocation cleanly, and the worker lives) is a `decoder-failure` like a worker killed for
-  /// it, and the worker's own time limit (a little under the pool's) is quoted as the pool's.
-  private func reported(_ answer: WorkerAnswer) -> WorkerAnswer {
-    guard case .failed(let error) = answer else { return answer }
-    if error.kind == .decoderFailure, error.members == [.string("reason", "timeout")] {
-      return .failed(failure(.timeout, remembered: false))
+  /// A failure a worker reported, as the caller gets it, decided by its code alone. Running out
+  /// of memory (libvips fails a refused allocation cleanly, and the worker lives) is a
+  /// `decoder-failure` like a worker killed for it, and the worker's own time limit (a little
+  /// under the pool's) is quoted as the pool's; the other codes carry the worker's words.
+  private func error(for failure: JobFailure) -> ArtworkError {
+    switch failure.code {
+    case .timeout: self.failure(.timeout, remembered: false)
+    case .memory: self.failure(.memory, remembered: false, internalDetail: failure.internalDetail)
+    case .crash: self.failure(.crash, remembered: false, internalDetail: failure.internalDetail)
+    case .unprocessable, .unsupported, .internal:
+      ArtworkError(failure.code.kind, failure.detail, internalDetail: failure.internalDetail)
     }
-    guard error.kind == .internal || error.kind == .unprocessableImage,
-      let detail = error.internalDetail, detail.contains("out of memory")
-    else { return answer }
-    return .failed(failure(.memory, remembered: false, internalDetail: detail))
   }
 
   private func failure(_ reason: DecoderFailure, remembered: Bool, internalDetail: String? = nil)
@@ -205,7 +176,7 @@ public final class WorkerPool: Sendable {
         Double(settings.timeout.components.seconds) + Double(
           settings.timeout.components.attoseconds) / 1e18
       case .memory: Double(settings.memoryBytes)
-      case .crash: nil
+      case .crash, .unprocessable, .unsupported, .internal: nil
       }
     return reason.error(budget: budget, remembered: remembered, internalDetail: internalDetail)
   }

@@ -58,9 +58,14 @@ struct WireReader {
     return Array(try take(count))
   }
 
-  /// UTF-8 text of at most `limit` bytes (invalid sequences replaced).
+  /// UTF-8 text of at most `limit` bytes; invalid UTF-8 is refused (a writer sends Swift
+  /// strings, which are always valid), so that what is read is exactly what was written.
   mutating func text(atMost limit: Int = 4096) throws(Malformed) -> String {
-    String(decoding: try data(atMost: limit), as: UTF8.self)
+    let bytes = try data(atMost: limit)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw Malformed(description: "\(bytes.count) bytes that are not UTF-8")
+    }
+    return text
   }
 
   /// A value of a `RawRepresentable` enum written as its raw text.

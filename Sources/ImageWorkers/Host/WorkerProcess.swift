@@ -17,8 +17,16 @@ final class WorkerProcess: @unchecked Sendable {
   enum Outcome: Sendable {
     /// The worker answered (a failure it reported included), and lives on.
     case answered(WorkerAnswer, output: [UInt8])
-    /// The worker is gone (it died, or was killed); it must be replaced.
+    /// The worker died in the middle of the job, or was killed at its deadline; it must be
+    /// replaced.
     case died(WorkerDeath)
+    /// The worker broke the protocol (an answer too long or malformed, an output file shorter
+    /// than its answer said, its socket closed while it lived on): it was killed for it, and
+    /// must be replaced. Not a death: what it sent is the failure.
+    case brokeProtocol(WorkerDeath)
+    /// The job could not be handed to the worker (its input file could not be written): the
+    /// worker lives on, waiting for the next job.
+    case notHandedOver(ArtworkError)
     /// The worker was gone before it took the job (it died between jobs): the job is not to
     /// blame, and goes to another worker.
     case unavailable(WorkerDeath)
@@ -36,7 +44,6 @@ final class WorkerProcess: @unchecked Sendable {
   private var lastWords = TailBuffer(capacity: 2048)
   /// Set once the process is gone (killed and reaped).
   private(set) var isGone = false
-  private let memoryLimit: Int
 
   /// Starts a worker (it then loads, warms up and locks itself down: `waitUntilReady`).
   init(_ settings: WorkerSettings) throws(ArtworkError) {
@@ -110,7 +117,6 @@ final class WorkerProcess: @unchecked Sendable {
     errors = pipe[0]
     self.input = input
     self.output = output
-    memoryLimit = settings.memoryBytes
   }
 
   deinit {
@@ -125,10 +131,10 @@ final class WorkerProcess: @unchecked Sendable {
     switch receive(until: .now + time) {
     case .message(let bytes):
       if let said = try? WorkerMessages.readReady(bytes), said == pid { return }
-      let death = end(how: "a start-up message of another protocol", reason: .crash)
-      throw startFailure(death)
-    case .closed: throw startFailure(end(how: "it exited while starting", reason: .crash))
-    case .timedOut: throw startFailure(end(how: "it did not start in time", reason: .timeout))
+      throw startFailure(
+        end(.protocolError("a start-up message of another protocol"), how: "it started"))
+    case .closed: throw startFailure(endAfterClosed(how: "it exited while starting"))
+    case .timedOut: throw startFailure(end(.deadline, how: "it did not start in time"))
     }
   }
 
@@ -144,7 +150,7 @@ final class WorkerProcess: @unchecked Sendable {
   ) -> Outcome {
     let until = ContinuousClock.now + deadline
     if !isIdleAndAlive {
-      return .unavailable(end(how: "it was gone before the job", reason: .crash))
+      return .unavailable(end(.cleanup, how: "it was gone before the job"))
     }
     defer {
       // Between jobs a worker holds no image's pages.
@@ -154,7 +160,7 @@ final class WorkerProcess: @unchecked Sendable {
     do {
       try input.replace(with: bytes)
     } catch {
-      return .answered(.failed(error), output: [])
+      return .notHandedOver(error)
     }
     let message = WorkerMessages.job(job, inputCount: bytes.count, limits: limits)
     let sent = message.withUnsafeBytes {
@@ -162,18 +168,26 @@ final class WorkerProcess: @unchecked Sendable {
     }
     guard sent == message.count else {
       return .unavailable(
-        end(how: "it took no job (\(String(cString: strerror(errno))))", reason: .crash))
+        end(.cleanup, how: "it took no job (\(String(cString: strerror(errno))))"))
     }
     switch receive(until: until) {
-    case .timedOut: return .died(end(how: "killed at its deadline", reason: .timeout))
-    case .closed: return .died(end(how: "it died in the job", reason: nil))
+    case .timedOut: return .died(end(.deadline, how: "its job ran out of time"))
+    case .closed:
+      let death = endAfterClosed(how: "it died in the job")
+      if case .protocolError = death.kill { return .brokeProtocol(death) }
+      return .died(death)
     case .message(let bytes):
-      guard
-        let answer = try? WorkerMessages.readAnswer(bytes, maxOutputBytes: limits.maxOutputBytes)
-      else { return .died(end(how: "it sent a malformed answer", reason: .crash)) }
+      let answer: WorkerAnswer
+      do {
+        answer = try WorkerMessages.readAnswer(bytes, maxOutputBytes: limits.maxOutputBytes)
+      } catch {
+        return .brokeProtocol(
+          end(.protocolError("a malformed answer: \(error)"), how: "it answered"))
+      }
       if case .rendered(let facts) = answer {
         guard let rendered = output.read(count: facts.outputCount) else {
-          return .died(end(how: "its output file was short", reason: .crash))
+          return .brokeProtocol(
+            end(.protocolError("its output file was short of its answer"), how: "it answered"))
         }
         return .answered(answer, output: rendered)
       }
@@ -192,7 +206,7 @@ final class WorkerProcess: @unchecked Sendable {
   /// Ends the worker (it exits on its own when its socket closes; the kill makes sure).
   func stop() {
     guard !isGone else { return }
-    _ = end(how: "stopped", reason: .crash)
+    _ = end(.cleanup, how: "stopped")
   }
 
   private enum Received {
@@ -237,28 +251,67 @@ final class WorkerProcess: @unchecked Sendable {
     }
   }
 
-  /// Kills and reaps the worker; how it ended. `reason` nil: judged from how it died.
-  private func end(how: String, reason: DecoderFailure?) -> WorkerDeath {
+  /// Ends a worker after `receive` answered `.closed`. Its socket hung up: it is ending (a
+  /// healthy worker closes its socket only by exiting), so its wait status is awaited, and the
+  /// pool sends it nothing that would change it. Or it sent what no answer is (a datagram over
+  /// the protocol's largest) and lives on: killed for breaking the protocol.
+  private func endAfterClosed(how: String) -> WorkerDeath {
+    var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+    _ = poll(&descriptor, 1, 0)
+    guard descriptor.revents & Int16(POLLHUP) != 0 else {
+      return end(
+        .protocolError("a message over \(WorkerMessages.maxMessageBytes) bytes, or none readable"),
+        how: how)
+    }
+    guard hasEnded(within: .seconds(2)) else {
+      return end(.protocolError("it closed its socket and lived on"), how: how)
+    }
+    return end(.none, how: how)
+  }
+
+  /// Whether the process ends (waits to be reaped) within `time`; looked at without reaping it.
+  private func hasEnded(within time: Duration) -> Bool {
+    let until = ContinuousClock.now + time
+    while true {
+      var info = siginfo_t()
+      let looked = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+      if looked == 0 && info.si_signo == SIGCHLD { return true }
+      // Reaped already (SIGCHLD ignored): it has ended, its status is lost.
+      if looked < 0 && errno == ECHILD { return true }
+      guard ContinuousClock.now < until else { return false }
+      usleep(1000)
+    }
+  }
+
+  /// Ends the worker, reaps it, and tells how it ended: its wait status, and `action`, what the
+  /// pool did to end it.
+  ///
+  /// NOTE: the kill is sent whatever `action` says. A process that has ended keeps its wait
+  /// status whatever it is sent, so a kill after its end changes nothing; and one that has not
+  /// must not be waited for forever.
+  private func end(_ action: WorkerDeath.Kill, how: String) -> WorkerDeath {
     guard !isGone else {
-      return WorkerDeath(
-        reason: reason ?? .crash, maxResidentBytes: 0, lastWords: lastWords.text, how: how)
+      return WorkerDeath(status: .unknown, kill: action, how: how, lastWords: lastWords.text)
     }
     isGone = true
     kill(pid, SIGKILL)
     var status: Int32 = 0
     var maxResident = 0
-    _ = artwork_process_wait(pid, &status, &maxResident)
+    let reaped = artwork_process_wait(pid, &status, &maxResident)
     readErrors()
-    let words = lastWords.text
-    let residentBytes = maxResident * 1024
-    let signal = artwork_process_signalled(status) != 0 ? artwork_process_signal(status) : nil
-    let exitCode = artwork_process_exited(status) != 0 ? artwork_process_exit_code(status) : nil
+    let ending: WorkerDeath.Status =
+      if reaped != pid {
+        .unknown
+      } else if artwork_process_signalled(status) != 0 {
+        .signalled(artwork_process_signal(status))
+      } else if artwork_process_exited(status) != 0 {
+        .exited(artwork_process_exit_code(status))
+      } else {
+        .unknown
+      }
     return WorkerDeath(
-      reason: reason
-        ?? WorkerDeath.reason(
-          lastWords: words, maxResidentBytes: residentBytes, memoryLimit: memoryLimit),
-      signal: signal, exitCode: exitCode, maxResidentBytes: residentBytes, lastWords: words,
-      how: how)
+      status: ending, kill: action, how: how, maxResidentBytes: maxResident * 1024,
+      lastWords: lastWords.text)
   }
 
   private static func withCStrings<R>(
@@ -267,26 +320,6 @@ final class WorkerProcess: @unchecked Sendable {
     let pointers = strings.map { strdup($0) } + [nil]
     defer { for pointer in pointers { free(pointer) } }
     return body(pointers)
-  }
-}
-
-/// The last `capacity` bytes of a stream, as text.
-struct TailBuffer {
-  let capacity: Int
-  private var bytes: [UInt8] = []
-
-  init(capacity: Int) { self.capacity = capacity }
-
-  mutating func append(_ more: ArraySlice<UInt8>) {
-    bytes.append(contentsOf: more)
-    if bytes.count > capacity { bytes.removeFirst(bytes.count - capacity) }
-  }
-
-  /// The bytes as UTF-8 (invalid sequences replaced), lines joined by `; `, trimmed.
-  var text: String {
-    String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-      .joined(separator: "; ")
   }
 }
 

@@ -26,4 +26,18 @@ struct WireWriter {
 
   /// UTF-8 text, its length first.
   mutating func text(_ value: String) { data(Array(value.utf8)) }
+
+  /// UTF-8 text cut to at most `limit` bytes, between two scalars so that what is sent stays
+  /// valid UTF-8.
+  mutating func text(_ value: String, atMost limit: Int) {
+    let scalars = value.unicodeScalars
+    var count = 0
+    var end = scalars.startIndex
+    for scalar in scalars {
+      count += UTF8.width(scalar)
+      guard count <= limit else { break }
+      end = scalars.index(after: end)
+    }
+    text(String(scalars[..<end]))
+  }
 }

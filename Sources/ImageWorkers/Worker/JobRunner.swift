@@ -5,32 +5,40 @@ import Imaging
 /// and what the fuzz target and the in-process benchmark call directly.
 public enum JobRunner {
   /// The answer to `job` on `input`, and the bytes of a rendering (empty for the other jobs).
-  /// Never throws: a failure is an answer too (`.failed`), as the service will send it.
+  /// Never throws: a failure is an answer too (`.failed`, its code judged here), as the service
+  /// will get it.
   static func perform(_ job: WorkerJob, input: PinnedBytes, limits: ImageLimits) -> (
     answer: WorkerAnswer, output: [UInt8]
   ) {
     do throws(ArtworkError) {
-      switch job {
-      case .render(let options):
-        var rendered = try ImagePipeline.render(input, options: options, limits: limits)
-        let thumbnail = rendered.thumbnail
-        let hash = try StageTimings.measure(&rendered.timings.thumbHash) {
-          () throws(ArtworkError) in try thumbnail.thumbHash()
-        }
-        let facts = RenderFacts(
-          outputCount: rendered.bytes.count, format: rendered.format, width: rendered.width,
-          height: rendered.height, source: rendered.source, timings: rendered.timings, hash: hash)
-        return (.rendered(facts), rendered.bytes)
-      case .thumbHash:
-        let (source, pixels) = try ImagePipeline.thumbnailPixels(input, limits: limits)
-        return (.thumbHashed(source, hash: try pixels.thumbHash()), [])
-      case .inspect:
-        return (.inspected(try ImagePipeline.inspect(input)), [])
-      case .probe(let targets):
-        return (.probed(ContainmentProbe.run(targets)), [])
-      }
+      return try attempt(job, input: input, limits: limits)
     } catch {
-      return (.failed(error), [])
+      return (.failed(JobFailure(error)), [])
+    }
+  }
+
+  /// `perform`, with a failure thrown as the pipeline threw it.
+  private static func attempt(_ job: WorkerJob, input: PinnedBytes, limits: ImageLimits)
+    throws(ArtworkError) -> (answer: WorkerAnswer, output: [UInt8])
+  {
+    switch job {
+    case .render(let options):
+      var rendered = try ImagePipeline.render(input, options: options, limits: limits)
+      let thumbnail = rendered.thumbnail
+      let hash = try StageTimings.measure(&rendered.timings.thumbHash) {
+        () throws(ArtworkError) in try thumbnail.thumbHash()
+      }
+      let facts = RenderFacts(
+        outputCount: rendered.bytes.count, format: rendered.format, width: rendered.width,
+        height: rendered.height, source: rendered.source, timings: rendered.timings, hash: hash)
+      return (.rendered(facts), rendered.bytes)
+    case .thumbHash:
+      let (source, pixels) = try ImagePipeline.thumbnailPixels(input, limits: limits)
+      return (.thumbHashed(source, hash: try pixels.thumbHash()), [])
+    case .inspect:
+      return (.inspected(try ImagePipeline.inspect(input)), [])
+    case .probe(let targets):
+      return (.probed(ContainmentProbe.run(targets)), [])
     }
   }
 
@@ -40,12 +48,11 @@ public enum JobRunner {
   public static func renderInProcess(
     _ input: PinnedBytes, options: ArtworkOptions, limits: ImageLimits
   ) throws(ArtworkError) -> CreatedArtwork {
-    let (answer, output) = perform(.render(options), input: input, limits: limits)
-    switch answer {
-    case .rendered(let facts): return try CreatedArtwork(facts, bytes: output)
-    case .failed(let error): throw error
-    default: throw ArtworkError(.internal, "The image could not be framed.")
+    let (answer, output) = try attempt(.render(options), input: input, limits: limits)
+    guard case .rendered(let facts) = answer else {
+      throw ArtworkError(.internal, "The image could not be framed.")
     }
+    return try CreatedArtwork(facts, bytes: output)
   }
 
   /// The fuzz target's one input: every job a source can meet (both crops of a poster, a

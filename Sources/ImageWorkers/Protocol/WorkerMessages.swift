@@ -12,9 +12,12 @@ import Imaging
 enum WorkerMessages {
   /// "ARTW", then the version of this protocol: a worker of another build is refused.
   static let magic: UInt32 = 0x5754_5241
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   /// The largest message either side sends (an answer with a long problem text included).
   static let maxMessageBytes = 64 * 1024
+  /// The longest words of a failure, in UTF-8 bytes: for the client, and for the log.
+  static let maxDetailBytes = 1000
+  static let maxInternalDetailBytes = 2000
 
   // MARK: Ready
 
@@ -142,29 +145,18 @@ enum WorkerMessages {
         writer.bool(attempt.succeeded)
         writer.text(attempt.outcome)
       }
-    case .failed(let error):
+    case .failed(let failure):
       writer.u8(AnswerKind.failed.rawValue)
-      writer.text(error.kind.rawValue)
-      writer.text(String(error.detail.prefix(1000)))
-      writer.text(String((error.internalDetail ?? "").prefix(2000)))
-      writer.int(error.members.count)
-      for member in error.members {
-        writer.text(member.name)
-        switch member.value {
-        case .string(let text):
-          writer.u8(0)
-          writer.text(text)
-        case .int(let number):
-          writer.u8(1)
-          writer.u64(UInt64(bitPattern: Int64(number)))
-        }
-      }
+      writer.text(failure.code.rawValue)
+      writer.text(failure.detail, atMost: maxDetailBytes)
+      writer.text(failure.internalDetail ?? "", atMost: maxInternalDetailBytes)
     }
     return writer.bytes
   }
 
-  /// An answer as the service reads it. Kinds of problem a worker may report are limited to
-  /// those image work can meet; anything else is malformed.
+  /// An answer as the service reads it. A failure is read as its code (`DecoderFailure`), which
+  /// decides the service's answer, and its words, which are only passed on; a worker cannot
+  /// report a crash. Anything else is malformed.
   static func readAnswer(_ bytes: [UInt8], maxOutputBytes: Int) throws(WireReader.Malformed)
     -> WorkerAnswer
   {
@@ -181,9 +173,9 @@ enum WorkerMessages {
       let height = try reader.int(atMost: 1 << 20)
       let source = try readSource(&reader)
       var timings = StageTimings()
-      timings.decodeFrame = .nanoseconds(Int64(clamping: try reader.u64()))
-      timings.encode = .nanoseconds(Int64(clamping: try reader.u64()))
-      timings.thumbHash = .nanoseconds(Int64(clamping: try reader.u64()))
+      timings.decodeFrame = try readDuration(&reader)
+      timings.encode = try readDuration(&reader)
+      timings.thumbHash = try readDuration(&reader)
       let hash = try reader.data(atMost: 64)
       answer = .rendered(
         RenderFacts(
@@ -203,25 +195,16 @@ enum WorkerMessages {
       }
       answer = .probed(ContainmentProbe.Report(attempts: attempts))
     case .failed:
-      let kind = try reader.named(ArtworkError.Kind.self)
-      guard [.unprocessableImage, .unsupportedMediaType, .decoderFailure, .internal].contains(kind)
-      else { throw WireReader.Malformed(description: "a worker may not report \(kind)") }
-      let detail = try reader.text(atMost: 4096)
-      let internalDetail = try reader.text(atMost: 8192)
-      let count = try reader.int(atMost: 8)
-      var members: [ProblemMember] = []
-      for _ in 0..<count {
-        let name = try reader.text(atMost: 64)
-        switch try reader.u8() {
-        case 0: members.append(.string(name, try reader.text(atMost: 256)))
-        case 1: members.append(.int(name, Int(Int64(bitPattern: try reader.u64()))))
-        default: throw WireReader.Malformed(description: "a member of unknown type")
-        }
+      let code = try reader.named(DecoderFailure.self)
+      guard code != .crash else {
+        throw WireReader.Malformed(description: "a worker cannot report its own crash")
       }
+      let detail = try reader.text(atMost: maxDetailBytes)
+      let internalDetail = try reader.text(atMost: maxInternalDetailBytes)
       answer = .failed(
-        ArtworkError(
-          kind, detail, internalDetail: internalDetail.isEmpty ? nil : internalDetail,
-          members: members))
+        JobFailure(
+          code: code, detail: detail, internalDetail: internalDetail.isEmpty ? nil : internalDetail
+        ))
     case nil: throw WireReader.Malformed(description: "unknown answer kind")
     }
     try reader.finish()
@@ -246,6 +229,13 @@ enum WorkerMessages {
       height: try reader.int(atMost: 1 << 31), bytes: try reader.int(atMost: 1 << 40),
       hasAlpha: try reader.bool(), hasICCProfile: try reader.bool(),
       orientation: try reader.int(atMost: 8))
+  }
+
+  /// A stage's time, in nanoseconds (at most `Int64.max`, as the writer clamps it).
+  private static func readDuration(_ reader: inout WireReader) throws(WireReader.Malformed)
+    -> Duration
+  {
+    .nanoseconds(Int64(try reader.int(atMost: Int(Int64.max))))
   }
 
   private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -101,13 +101,16 @@ public enum WorkerMain {
     // The mapping ends with this function, before the answer goes: the service may empty the
     // input file as soon as it has read the answer.
     guard let bytes = input.mapped(count: count) else {
-      return .failed(ArtworkError(.internal, "The image could not be read by its worker."))
+      return .failed(
+        JobFailure(
+          code: .internal, detail: "The image could not be read by its worker.",
+          internalDetail: "mmap of the input file: \(String(cString: strerror(errno)))"))
     }
     let (answer, rendered) = JobRunner.perform(job, input: bytes, limits: limits)
     if case .rendered = answer, !output.write(rendered) {
       return .failed(
-        ArtworkError(
-          .internal, "The image could not be handed back by its worker.",
+        JobFailure(
+          code: .internal, detail: "The image could not be handed back by its worker.",
           internalDetail: "write to the output file: \(String(cString: strerror(errno)))"))
     }
     return answer

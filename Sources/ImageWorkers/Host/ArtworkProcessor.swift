@@ -68,7 +68,6 @@ public final class ArtworkProcessor: Sendable {
     let (answer, output) = try await workers.run(.render(options), on: bytes, limits: limits)
     switch answer {
     case .rendered(let facts): return try CreatedArtwork(facts, bytes: output)
-    case .failed(let error): throw error
     default: throw Self.unexpected(answer)
     }
   }
@@ -85,7 +84,6 @@ public final class ArtworkProcessor: Sendable {
       return ComputedThumbHash(
         source: source, thumbHash: summary.base64, averageColor: summary.averageColor,
         aspectRatio: summary.aspectRatio)
-    case .failed(let error): throw error
     default: throw Self.unexpected(answer)
     }
   }
