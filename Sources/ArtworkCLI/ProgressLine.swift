@@ -38,7 +38,7 @@ struct ProgressLine {
     let interval: Duration = inPlace ? .milliseconds(100) : .seconds(1)
     if let drawn, now - drawn < interval, done < total { return }
     drawn = now
-    ArtworkCommand.printRaw(inPlace ? "\r\u{1B}[K" + text(now: now) : text(now: now) + "\n")
+    Console.printRaw(inPlace ? "\r\u{1B}[K" + text(now: now) : text(now: now) + "\n")
   }
 
   /// `37/50 done, 1 failed, 8.4 images/s, 2 s left`; the rate and the time left only once the

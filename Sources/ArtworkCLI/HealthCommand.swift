@@ -1,18 +1,30 @@
 import ArtworkService
 
-extension ArtworkCommand {
-  /// `artwork health [--url URL]`: exit 0 when `/healthz` answers 200, 1 otherwise, with one
-  /// line saying why. Without `--url` it asks the address in `ARTWORK_LISTEN`, as `artwork
-  /// serve` would bind it (an all-interfaces address asked on loopback).
-  static func health(_ arguments: [String], environment: [String: String]) throws(UsageError)
+/// `artwork health [--url URL]`: exit 0 when `/healthz` answers 200, 1 otherwise, with one line
+/// saying why. Without `--url` it asks the address in `ARTWORK_LISTEN`, as `artwork serve` would
+/// bind it (an all-interfaces address asked on loopback).
+enum HealthCommand: Subcommand {
+  static let name = "health"
+  static let synopsis = "health [--url URL]"
+  static let summary = "Exit 0 if the running service answers /healthz with 200"
+  static let valued: Set<String> = ["--url"]
+  static let help = """
+    artwork health [--url URL]
+
+    Asks a running service for GET /healthz over a plain TCP connection, within 3 seconds.
+    Without --url it asks the address in ARTWORK_LISTEN (default 127.0.0.1:8080), where
+    0.0.0.0 is asked on 127.0.0.1 and [::] on [::1]. --url http://HOST[:PORT][/PATH] asks
+    another address (the path defaults to /healthz).
+
+    Exit status: 0 when the answer is 200; 1 otherwise, with one line on standard error saying
+    why (connection refused, status N, no answer within 3 s); 2 for a usage error.
+
+    """
+
+  static func run(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError)
     -> Int32
   {
-    guard let parsed = try parse(arguments, command: "health", valued: ["--url"]) else {
-      return 0
-    }
-    guard parsed.operands.isEmpty else {
-      throw UsageError("health", "unexpected argument '\(parsed.operands[0])'")
-    }
+    guard parsed.operands.isEmpty else { throw unexpected(parsed.operands[0]) }
     let probe =
       if let url = parsed["--url"] {
         try probe(url: url)
@@ -24,13 +36,13 @@ extension ArtworkCommand {
     do {
       let status = try probe.status()
       guard status == 200 else {
-        printError("artwork health: \(target): status \(status)")
+        Console.printError("artwork health: \(target): status \(status)")
         return 1
       }
-      printOut("artwork health: \(target): status 200\n")
+      Console.printOut("artwork health: \(target): status 200\n")
       return 0
     } catch {
-      printError("artwork health: \(target): \(error.reason)")
+      Console.printError("artwork health: \(target): \(error.reason)")
       return 1
     }
   }
