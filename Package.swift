@@ -38,7 +38,7 @@ let package = Package(
     // PNG metadata within bounds before a decoder sees it (text dropped, the ICC profile's
     // inflated size counted by zlib).
     .target(name: "PNGMetadata", dependencies: ["CZlib", "ArtworkCore"]),
-    .target(name: "HTTP", dependencies: ["CHTTPParser"]),
+    .target(name: "HTTP", dependencies: ["CHTTPParser", "ArtworkCore"]),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
     .target(
@@ -61,13 +61,13 @@ let package = Package(
         .embedInCode("Worker/WarmUp/webp-alpha.webp"), .embedInCode("Worker/WarmUp/gif.gif"),
         .embedInCode("Worker/WarmUp/heic.heic"), .embedInCode("Worker/WarmUp/avif.avif"),
       ]),
-    .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore", "HTTP"]),
+    .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(
       name: "ArtworkService",
       dependencies: [
-        "HTTP", "ThumbHashCodec", "ArtworkCore", "Imaging", "ImageWorkers", "SafeFetch",
-        "Storage", "CurlClient",
+        "HTTP", "ThumbHashCodec", "ArtworkCore", "ImageWorkers", "SafeFetch", "Storage",
+        "CurlClient",
       ],
       // The page, its assets and the OpenAPI document, compiled into the binary as byte arrays
       // (`PackageResources`): nothing to install beside the executable, no `Bundle.module`.

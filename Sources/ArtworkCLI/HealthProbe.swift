@@ -1,3 +1,4 @@
+import ArtworkCore
 import Foundation
 
 #if canImport(Glibc)
@@ -105,9 +106,7 @@ struct HealthProbe {
   {
     while true {
       let left = deadline - ContinuousClock.now
-      let milliseconds = Int32(
-        max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-      )
+      let milliseconds = Int32(max(0, left.wholeMilliseconds))
       guard milliseconds > 0 else { throw timedOut }
       var entry = pollfd(fd: fd, events: events, revents: 0)
       let ready = poll(&entry, 1, milliseconds)

@@ -2,7 +2,6 @@ import ArtworkCore
 import Foundation
 import HTTP
 import ImageWorkers
-import Imaging
 import SafeFetch
 import Storage
 
@@ -35,7 +34,7 @@ public final class ArtworkApp: Sendable {
     self.config = config
     self.logger = logger
     self.metrics = Metrics()
-    metrics.recordBuild(version: BuildInfo.version, libvips: Vips.version)
+    metrics.recordBuild(version: BuildInfo.version, libvips: ImageLibrary.version)
     self.busyLog = RateLimitedLog(logger: logger, message: "requests refused: a queue is full")
     self.readinessLog = RateLimitedLog(
       logger: logger, message: "not ready: storage cannot take new objects",

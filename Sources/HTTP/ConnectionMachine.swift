@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// One connection's HTTP/1.1 logic, without a socket: events in (`handle`), actions out
 /// (`takeAction`, and `demand` for what to read). It parses requests as their bytes arrive,
 /// judges each head before any body byte is read, answers requests in order one at a time, and
@@ -270,13 +272,12 @@ final class ConnectionMachine {
 
   /// The access-log record of an exchange.
   func record(_ exchange: Exchange, completed: Bool) -> HTTPAccessRecord {
-    let components = (now - exchange.started).components
     return HTTPAccessRecord(
       id: exchange.id, method: exchange.method ?? HTTPMethod(rawValue: "-"),
       target: exchange.target,
       unparsedTarget: exchange.method == nil || exchange.target != nil ? nil : parser.target,
       route: exchange.route?.pattern.text, status: exchange.status ?? 0,
-      duration: Double(components.seconds) + Double(components.attoseconds) * 1e-18,
+      duration: (now - exchange.started).seconds,
       bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed,
       caller: exchange.caller)
   }
@@ -338,7 +339,6 @@ final class ConnectionMachine {
   }
 
   static func double(_ duration: Duration) -> Double {
-    let components = duration.components
-    return Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    duration.seconds
   }
 }

@@ -1,5 +1,4 @@
 import ArtworkCore
-import HTTP
 
 /// Why a fetch failed, in enough detail for `/v1/check` to name the rule broken; `error` is the
 /// `ArtworkError` a route answers with.
@@ -177,7 +176,7 @@ enum FetchFailure: Sendable, Equatable {
 
   /// An origin's status in words: its standard phrase, or its class.
   static func reasonPhrase(_ status: Int) -> String {
-    HTTPStatus.knownReason(status)
+    ReasonPhrase.known(status)
       ?? (status >= 500 ? "(server error)" : status >= 400 ? "(client error)" : "(unexpected)")
   }
 }

@@ -67,7 +67,6 @@ extension ServiceConfig {
   }
 
   static func milliseconds(_ duration: Duration) -> Int {
-    let parts = duration.components
-    return Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000)
+    Int(duration.wholeMilliseconds)
   }
 }

@@ -1,5 +1,4 @@
 import ArtworkCore
-import Imaging
 
 extension ArtworkOptions {
   /// Validates option fields (`shape`, `size`, `crop`), each with a specific error.

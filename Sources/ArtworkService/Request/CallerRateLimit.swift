@@ -1,3 +1,4 @@
+import ArtworkCore
 import Synchronization
 
 /// One caller's limit of `ARTWORK_API_RATE` requests a minute: a token bucket that holds a
@@ -28,8 +29,7 @@ final class CallerRateLimit: Sendable {
   /// Takes one request from the bucket at `now`: nil when admitted, or the whole seconds to
   /// wait (at least 1) before one would be.
   func admit(at now: ContinuousClock.Instant = .now) -> Int? {
-    let parts = (now - Self.origin).components
-    let time = parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
+    let time = (now - Self.origin).nanoseconds
     var current = fullAgain.load(ordering: .relaxed)
     while true {
       let start = max(current, time)

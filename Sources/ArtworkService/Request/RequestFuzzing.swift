@@ -1,6 +1,5 @@
 import ArtworkCore
 import HTTP
-import Imaging
 
 /// The fuzz targets' doors into the request-body readers (`Fuzz/artwork-fuzz`): each takes one
 /// input's bytes, runs the reader as a route does, and checks what the service relies on of its

@@ -1,5 +1,5 @@
+import ArtworkCore
 import ImageWorkers
-import Imaging
 
 /// The answer of `POST /v1/artwork`, whatever the source (and the result remembered per URL).
 public struct ArtworkAnswer: Codable, Sendable, Equatable {

@@ -1,6 +1,5 @@
 import ArtworkCore
 import ImageWorkers
-import Imaging
 import SafeFetch
 
 // The JSON bodies of successful answers, in the documented key order.

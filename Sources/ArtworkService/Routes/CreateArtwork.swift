@@ -2,7 +2,6 @@ import ArtworkCore
 import Foundation
 import HTTP
 import ImageWorkers
-import Imaging
 import SafeFetch
 import Storage
 

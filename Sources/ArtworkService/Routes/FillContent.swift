@@ -1,7 +1,6 @@
 import ArtworkCore
 import HTTP
 import ImageWorkers
-import Imaging
 import SafeFetch
 import Storage
 

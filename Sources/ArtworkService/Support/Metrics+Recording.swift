@@ -1,6 +1,5 @@
 import ArtworkCore
 import ImageWorkers
-import Imaging
 
 extension Metrics {
   /// One answered request. `route` is the route pattern (e.g. `/v1/images/{id}`), never the raw

@@ -173,8 +173,7 @@ public final class WorkerPool: Sendable {
     let budget: Double? =
       switch reason {
       case .timeout:
-        Double(settings.timeout.components.seconds) + Double(
-          settings.timeout.components.attoseconds) / 1e18
+        settings.timeout.seconds
       case .memory: Double(settings.memoryBytes)
       case .crash, .unprocessable, .unsupported, .internal: nil
       }

@@ -224,8 +224,7 @@ final class WorkerProcess: @unchecked Sendable {
     while true {
       let left = ContinuousClock.now.duration(to: until)
       guard left > .zero else { return .timedOut }
-      let (seconds, attoseconds) = left.components
-      let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+      let milliseconds = Int32(clamping: left.wholeMilliseconds + 1)
       for index in descriptors.indices { descriptors[index].revents = 0 }
       let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
       if ready < 0 && errno == EINTR { continue }

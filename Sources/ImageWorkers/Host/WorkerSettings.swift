@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// How the service runs its image workers (from `ServiceConfig`, or the CLI's options).
 public struct WorkerSettings: Sendable, Equatable {
   /// The executable a worker runs: the service's own (`/proc/self/exe`), started with the
@@ -32,8 +34,6 @@ public struct WorkerSettings: Sendable, Equatable {
   /// The budget the pipeline itself keeps (`ImageLimits.maxSeconds`): a little under the kill,
   /// so that work libvips can interrupt ends with an answer and the worker lives on.
   var softSeconds: Double {
-    let (seconds, attoseconds) = timeout.components
-    let total = Double(seconds) + Double(attoseconds) / 1e18
-    return max(0.05, total * 0.9 - 0.05)
+    max(0.05, timeout.seconds * 0.9 - 0.05)
   }
 }

@@ -239,7 +239,6 @@ enum WorkerMessages {
   }
 
   private static func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    duration.nanoseconds
   }
 }

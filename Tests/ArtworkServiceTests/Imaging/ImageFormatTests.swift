@@ -1,3 +1,4 @@
+import ArtworkCore
 import TestSupport
 import Testing
 

@@ -33,7 +33,7 @@ public struct ArtworkOptions: Sendable, Hashable {
 
   /// Output width and height in pixels: poster is exactly 2:3 (an odd width is lowered by one
   /// pixel so that the ratio is exact), square and circle 1:1.
-  var outputSize: (width: Int, height: Int) {
+  package var outputSize: (width: Int, height: Int) {
     switch shape {
     case .poster: (size - size % 2, (size - size % 2) * 3 / 2)
     case .square, .circle: (size, size)

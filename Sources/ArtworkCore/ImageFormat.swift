@@ -31,7 +31,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
 
   /// The format the bytes are, by magic numbers only; nil for anything else (SVG, PDF, HTML,
   /// TIFF, BMP, text, empty or too short to tell).
-  static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
+  package static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
     if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) {

@@ -1,5 +1,3 @@
-import ArtworkCore
-
 /// How long each stage of one rendering took on its worker thread, for the per-stage metrics.
 public struct StageTimings: Sendable, Equatable {
   /// Reading the header, decoding (at the shrink chosen) and framing to the output size.

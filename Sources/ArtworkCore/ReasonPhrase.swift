@@ -1,0 +1,42 @@
+/// Reason phrases: for the status codes the server writes itself, and for those an origin may
+/// answer a fetch with. Shared by the server (`HTTP`) and the fetcher (`SafeFetch`).
+public enum ReasonPhrase {
+  /// The standard reason phrase for `status`, nil when this table does not know it.
+  public static func known(_ status: Int) -> String? {
+    switch status {
+    case 100: "Continue"
+    case 200: "OK"
+    case 201: "Created"
+    case 204: "No Content"
+    case 300: "Multiple Choices"
+    case 304: "Not Modified"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 406: "Not Acceptable"
+    case 408: "Request Timeout"
+    case 410: "Gone"
+    case 411: "Length Required"
+    case 412: "Precondition Failed"
+    case 413: "Content Too Large"
+    case 414: "URI Too Long"
+    case 415: "Unsupported Media Type"
+    case 416: "Range Not Satisfiable"
+    case 417: "Expectation Failed"
+    case 422: "Unprocessable Content"
+    case 429: "Too Many Requests"
+    case 431: "Request Header Fields Too Large"
+    case 451: "Unavailable For Legal Reasons"
+    case 500: "Internal Server Error"
+    case 501: "Not Implemented"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    case 505: "HTTP Version Not Supported"
+    case 507: "Insufficient Storage"
+    default: nil
+    }
+  }
+}
