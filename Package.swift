@@ -98,20 +98,53 @@ let package = Package(
       dependencies: ["ArtworkService", "HTTP", "ImageWorkers", "Imaging", "ThumbHashCodec"],
       path: "Fuzz/artwork-fuzz"),
 
-    // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes
+    // (the service, SeaweedFS, the Python origin over libcurl).
+    .target(
+      name: "TestSupport", dependencies: ["CurlClient", "Storage"], path: "Tests/TestSupport",
+      exclude: ["OriginFixtures"]),
+    // A test target per library target, testing it through its own API (`Tests/<Target>Tests`).
     .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(name: "ArtworkCoreTests", dependencies: ["ArtworkCore"]),
+    .testTarget(
+      name: "PNGMetadataTests", dependencies: ["PNGMetadata", "ArtworkCore", "TestSupport"]),
+    .testTarget(
+      name: "JPEGDecodingTests", dependencies: ["JPEGDecoding", "ArtworkCore", "TestSupport"]),
+    .testTarget(
+      name: "WebPDecodingTests", dependencies: ["WebPDecoding", "ArtworkCore", "TestSupport"]),
+    .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "TestSupport"]),
+    .testTarget(name: "ContainmentTests", dependencies: ["Containment"]),
+    .testTarget(
+      name: "ImagingTests",
+      dependencies: ["Imaging", "ArtworkCore", "JPEGDecoding", "TestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(
+      name: "ImageWorkersTests",
+      dependencies: ["ImageWorkers", "Imaging", "ArtworkCore", "TestSupport"]),
+    .testTarget(
+      name: "SafeFetchTests",
+      dependencies: ["SafeFetch", "CurlClient", "ArtworkCore", "TestSupport"]),
+    .testTarget(
+      name: "StorageTests", dependencies: ["Storage", "CurlClient", "ArtworkCore", "TestSupport"]),
     .testTarget(
       name: "ArtworkServiceTests",
       dependencies: [
+        "ArtworkService", "ArtworkCore", "Storage", "SafeFetch", "HTTP", "TestSupport",
+      ]),
+    .testTarget(name: "ArtworkCLITests", dependencies: ["ArtworkCLI", "TestSupport"]),
+    // The service as its users meet it: the binary started for real, its clients, replicas on
+    // shared S3, the page in Chromium, the contract under schemathesis, the fuzz findings.
+    .testTarget(
+      name: "ServiceTests",
+      dependencies: [
         "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "ImageWorkers",
-        "Containment", "PNGMetadata", "SafeFetch", "Storage", "HTTP", "TestSupport",
+        "SafeFetch", "Storage", "HTTP", "TestSupport",
       ],
       exclude: [
-        "Browser/Fixtures", "Contract/Fixtures", "Fetch/Fixtures", "Imaging/Fixtures",
-        "Service/Fixtures", "URLSources/Fixtures", "Workers/Fixtures", "HostedImages/Fixtures",
+        "Browser/Fixtures", "Contract/Fixtures", "HostedImages/Fixtures", "Service/Fixtures",
+        "URLSources/Fixtures", "Workers/Fixtures",
       ]),
   ]
 )

@@ -1,15 +1,15 @@
 import ArtworkCore
 
 /// Decoded 8-bit sRGB pixels, for reading colours back (the ThumbHash input).
-struct DecodedImage: Sendable {
+package struct DecodedImage: Sendable {
   /// Width in pixels.
-  var width: Int
+  package var width: Int
   /// Height in pixels.
-  var height: Int
+  package var height: Int
   /// Samples per pixel: 3 (RGB) or 4 (RGBA); grey is expanded to RGB.
-  var bands: Int
+  package var bands: Int
   /// `width * height * bands` bytes, row-major.
-  var pixels: [UInt8]
+  package var pixels: [UInt8]
 
   /// Reads the pixels of an sRGB 8-bit image (the pipeline's own images).
   init(_ image: VipsImage, forceAlpha: Bool) throws(ArtworkError) {

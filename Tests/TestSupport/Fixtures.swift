@@ -13,4 +13,17 @@ public enum Fixtures {
     }
     return [UInt8](data)
   }
+
+  /// The path of `testimages/<name>`, for a command line.
+  public static func path(_ name: String) -> String {
+    directory.appendingPathComponent(name).path
+  }
+
+  /// A new empty directory under the system's temporary one; the caller removes it.
+  public static func temporaryDirectory(_ prefix: String = "artwork-test") -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
 }
