@@ -246,8 +246,17 @@ static inline int artwork_jpeg_rows_read(artwork_jpeg_rows *rows, uint8_t *out, 
     // went out of step somewhere (bits changed in transit) shows here as bytes left over
     // before the end marker, a warning, so a damaged file is refused even when no row of the
     // rectangle tripped a warning on its own.
+    // libjpeg-turbo's jpeg_skip_scanlines to the very end marks the input ended without
+    // decoding it, so all but the last row are skipped and the last one is read.
     JDIMENSION left = rows->info.output_height - rows->info.output_scanline;
-    if (left > 0) jpeg_skip_scanlines(&rows->info, left);
+    if (left > 1) jpeg_skip_scanlines(&rows->info, left - 1);
+    if (left > 0) {
+      JSAMPROW line[1] = {rows->row};
+      if (jpeg_read_scanlines(&rows->info, line, 1) != 1) {
+        snprintf(rows->error.message, JMSG_LENGTH_MAX, "the data ended before the picture's end");
+        longjmp(rows->error.jump, 1);
+      }
+    }
     jpeg_finish_decompress(&rows->info);
   }
   return ARTWORK_JPEG_OK;

@@ -39,4 +39,17 @@ import Testing
       try JPEGDecoder.rgb(coffee, eighths: 1, crop: (590, 0, 20, 10))
     }
   }
+
+  @Test func findsDamageAfterTheRectangle() {
+    // The header and the first scans are whole; the data ends two thirds of the way through.
+    let bytes = Fixtures.bytes("coffee.jpg")
+    let cut = PinnedBytes(copying: bytes.prefix(bytes.count * 2 / 3))
+    #expect(JPEGDecoder.header(cut) != nil)
+    #expect {
+      try JPEGDecoder.rgb(cut, eighths: 1, crop: (0, 0, 8, 8))
+    } throws: { error in
+      guard case .damaged = error as? JPEGDecoder.Failure else { return false }
+      return true
+    }
+  }
 }
