@@ -57,14 +57,7 @@ final class LineWriter: Sendable {
   }
 
   private func write(bytes: [UInt8]) {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes {
-        Glibc.write(fd, $0.baseAddress! + written, $0.count - written)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return }
-      written += count
-    }
+    // A line that cannot be written is dropped: there is nowhere to report it.
+    _ = try? POSIXIO.writeAll(fd, bytes)
   }
 }

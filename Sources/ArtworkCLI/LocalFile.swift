@@ -26,15 +26,11 @@ enum LocalFile {
     guard fstat(fd, &info) == 0 else { throw readError(path, errno) }
     guard info.st_mode & S_IFMT != S_IFDIR else { throw readError(path, EISDIR) }
     try checkSize(Int(info.st_size))
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(info.st_size))
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { throw readError(path, errno) }
-      if count == 0 { break }
-      bytes.append(contentsOf: chunk[0..<count])
+    let bytes: [UInt8]
+    do throws(POSIXErrno) {
+      bytes = try POSIXIO.readAll(fd)
+    } catch {
+      throw readError(path, error.code)
     }
     // A file that grew after fstat is judged by what was read.
     try checkSize(bytes.count)
@@ -48,18 +44,11 @@ enum LocalFile {
     let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw writeError(path, errno) }
-    var written = 0
     var failure: Int32?
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        write(fd, buffer.baseAddress! + written, buffer.count - written)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else {
-        failure = errno
-        break
-      }
-      written += count
+    do throws(POSIXErrno) {
+      try POSIXIO.writeAll(fd, bytes)
+    } catch {
+      failure = error.code
     }
     if close(fd) != 0 && failure == nil { failure = errno }
     if failure == nil && rename(temporary, path) != 0 { failure = errno }

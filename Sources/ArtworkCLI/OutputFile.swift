@@ -60,14 +60,10 @@ enum OutputFile {
 
   /// All of `bytes` to `fd`, however many `write` calls it takes.
   private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(ArtworkError) {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { throw LocalFile.writeError(path, errno) }
-      written += count
+    do throws(POSIXErrno) {
+      try POSIXIO.writeAll(fd, bytes)
+    } catch {
+      throw LocalFile.writeError(path, error.code)
     }
   }
 }

@@ -1,5 +1,6 @@
 // NOTE: Linux only (the service targets Debian); `Glibc.read` is named explicitly below
 // because `read` alone resolves to this enum's own method.
+import ArtworkCore
 import Glibc
 
 extension FileSystemStorage {
@@ -12,17 +13,10 @@ extension FileSystemStorage {
       let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
       var failure: FileError?
-      var written = 0
-      bytes.withUnsafeBytes { buffer in
-        while written < buffer.count {
-          let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-          if n < 0 {
-            if errno == EINTR { continue }
-            failure = FileError(operation: "write", path: path, code: errno)
-            return
-          }
-          written += n
-        }
+      do throws(POSIXErrno) {
+        try POSIXIO.writeAll(fd, bytes)
+      } catch {
+        failure = FileError(operation: "write", path: path, code: error.code)
       }
       if failure == nil && fsync(fd) != 0 {
         failure = FileError(operation: "fsync", path: path, code: errno)
@@ -55,21 +49,12 @@ extension FileSystemStorage {
         throw FileError(operation: "fstat", path: path, code: errno)
       }
       var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-      var total = 0
-      var failure: Int32?
-      bytes.withUnsafeMutableBytes { buffer in
-        while total < buffer.count {
-          let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
-          if n < 0 && errno == EINTR { continue }
-          if n < 0 {
-            failure = errno
-            return
-          }
-          if n == 0 { break }
-          total += n
-        }
+      let total: Int
+      do throws(POSIXErrno) {
+        total = try POSIXIO.readFull(fd, into: &bytes)
+      } catch {
+        throw FileError(operation: "read", path: path, code: error.code)
       }
-      if let failure { throw FileError(operation: "read", path: path, code: failure) }
       // NOTE: objects are never rewritten in place, so a short read means the file was
       // truncated behind our back; answer what is there rather than zero padding.
       if total < bytes.count { bytes.removeSubrange(total...) }

@@ -284,14 +284,7 @@ final class StandardErrorWriter: Sendable {
   }
 
   private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return  // Nowhere to report a failure to log; drop the lines.
-      }
-      offset += written
-    }
+    // Nowhere to report a failure to log; drop the lines.
+    _ = try? POSIXIO.writeAll(descriptor, bytes)
   }
 }

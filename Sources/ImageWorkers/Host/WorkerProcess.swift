@@ -232,9 +232,8 @@ final class WorkerProcess: @unchecked Sendable {
       if descriptors[1].revents != 0 { readErrors() }
       if descriptors[0].revents != 0 {
         var buffer = [UInt8](repeating: 0, count: WorkerMessages.maxMessageBytes + 1)
-        let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        if got < 0 && errno == EINTR { continue }
-        guard got > 0, got <= WorkerMessages.maxMessageBytes else { return .closed }
+        let got = try? POSIXIO.readSome(socket, into: &buffer)
+        guard let got, got > 0, got <= WorkerMessages.maxMessageBytes else { return .closed }
         return .message(Array(buffer[0..<got]))
       }
     }

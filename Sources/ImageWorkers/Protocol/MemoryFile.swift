@@ -37,49 +37,31 @@ final class MemoryFile {
   /// Makes `bytes` the whole content.
   func replace(with bytes: ArraySlice<UInt8>) throws(ArtworkError) {
     empty()
-    var done = 0
-    while done < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done))
-      }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else {
-        throw ArtworkError(
-          .internal, "The image could not be handed to a worker.",
-          internalDetail: "pwrite: \(String(cString: strerror(errno)))")
-      }
-      done += written
+    do throws(POSIXErrno) {
+      try POSIXIO.writeAll(descriptor, bytes, at: 0)
+    } catch {
+      throw ArtworkError(
+        .internal, "The image could not be handed to a worker.",
+        internalDetail: "pwrite: \(error.message)")
     }
   }
 
   /// The first `count` bytes; nil when the file holds fewer.
   func read(count: Int) -> [UInt8]? {
     var bytes = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let got = bytes.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress! + done, count - done, off_t(done))
-      }
-      if got < 0 && errno == EINTR { continue }
-      guard got > 0 else { return nil }
-      done += got
-    }
-    return bytes
+    let got = try? POSIXIO.readFull(descriptor, into: &bytes, at: 0)
+    return got == count ? bytes : nil
   }
 
   /// Writes `bytes` from the start (the worker's side: its rendering). False when the write
   /// failed (a file size limit, say).
   func write(_ bytes: [UInt8]) -> Bool {
-    var done = 0
-    while done < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done))
-      }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return false }
-      done += written
+    do throws(POSIXErrno) {
+      try POSIXIO.writeAll(descriptor, bytes, at: 0)
+      return true
+    } catch {
+      return false
     }
-    return true
   }
 
   /// Gives the file's pages back (length 0).

@@ -77,9 +77,8 @@ public enum WorkerMain {
         artwork_process_trim_heap()
         holdsFreeHeap = false
       }
-      let got = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-      if got < 0 && errno == EINTR { continue }
-      guard got > 0 else { exit(0) }
+      let got = try? POSIXIO.readSome(socket, into: &buffer)
+      guard let got, got > 0 else { exit(0) }
       guard let (job, count, limits) = try? WorkerMessages.readJob(Array(buffer[0..<got])) else {
         fail("a malformed job message")
       }
