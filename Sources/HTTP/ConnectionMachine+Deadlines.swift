@@ -85,10 +85,9 @@ extension ConnectionMachine {
     core.configuration.headTimeout > .zero ? core.configuration.headTimeout : .seconds(10)
   }
 
-  /// Sends a parked refusal and drains.
+  /// Sends a parked refusal and drains (`enter` drops the answer as the machine leaves `.parked`).
   private func unpark() {
     guard let parked = parkedAnswer else { return }
-    parkedAnswer = nil
     answerAndClose(parked.response)
   }
 
