@@ -48,10 +48,9 @@ extension ConnectionMachine {
     if status == 204 || status == 304 { framing = .none }
     let persistence: ResponseHead.Persistence =
       close ? .close : (exchange.isHTTP10 ? .keepAlive : .unstated)
-    ResponseHead.write(
+    queueHead(
       status: status, headers: response.headers, framing: framing, requestID: id,
-      persistence: persistence, date: date.current(), into: &headBuffer)
-    queue(headBuffer)
+      persistence: persistence)
     queue(body)
     exchange.bytesSent += body.count
     if let shared {

@@ -93,7 +93,7 @@ extension ConnectionMachine {
 
   /// A 408 for a client too slow to send its request; the connection lingers only briefly.
   private func timedOut(_ detail: String) {
-    linger = min(linger, .seconds(1))
+    lingerBriefly()
     refuseAndClose(ServerAnswer(status: 408, detail: detail))
   }
 

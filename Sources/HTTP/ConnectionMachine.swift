@@ -36,7 +36,7 @@ final class ConnectionMachine {
   var exchange: Exchange?
   private var exchangeNumber: UInt64 = 0
   /// Where every response head of this connection is written (its storage reused).
-  var headBuffer: [UInt8] = []
+  private var headBuffer: [UInt8] = []
   /// Requests answered on this connection.
   private(set) var served = 0
   /// Whether the sending side is shut (after the last answer).
@@ -47,7 +47,7 @@ final class ConnectionMachine {
   private var discarded = 0
   /// How long a connection whose last answer is out waits for the client to close
   /// (`lingerTimeout`; 1 s after a 408).
-  var linger: Duration
+  private(set) var linger: Duration
   /// When a draining connection closes whether or not the client has: `linger` after its last
   /// answer went out.
   private(set) var drainDeadline: ContinuousClock.Instant?
@@ -159,6 +159,20 @@ final class ConnectionMachine {
 
   /// Puts a shared body in the output, after what waits there.
   func queue(_ body: SharedBody) { output.append(body) }
+
+  /// Writes a response head into the connection's reused head buffer and queues it.
+  func queueHead(
+    status: Int, headers: HTTPHeaders, framing: ResponseHead.Framing, requestID: RequestID,
+    persistence: ResponseHead.Persistence
+  ) {
+    ResponseHead.write(
+      status: status, headers: headers, framing: framing, requestID: requestID,
+      persistence: persistence, date: date.current(), into: &headBuffer)
+    output.append(headBuffer)
+  }
+
+  /// After a 408 the connection lingers at most 1 s for the client to close.
+  func lingerBriefly() { linger = min(linger, .seconds(1)) }
 
   /// Writes what is queued through `write` (the socket's, or a test's), then handles how far it
   /// got as `.wrote`. The queue is the machine's: the connection never changes it itself.
