@@ -4,7 +4,8 @@ import HTTP
 /// request parser and connection state machine without a socket (`EmbeddedConnection`): bytes
 /// sent in pieces cut where the input says, canned requests between them, the client's FIN or
 /// reset, time passing, handlers answering, a socket that takes a few bytes at a time, a
-/// shutdown. After every step the machine's promises must hold (`violations`); at the end,
+/// shutdown. After every step the machine's promises must hold (`violations`: among them, no
+/// action decided after a close, and a parked answer only in `.parked`); at the end,
 /// with every handler answered and time let run, the connection must be closed with nothing
 /// held: no state lasts without bound.
 enum ConnectionTarget {

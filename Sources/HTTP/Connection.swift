@@ -47,11 +47,9 @@ final class Connection {
       receive(.peerReset)
       return
     }
-    if !machine.output.isEmpty {
-      write()
-      takeActions()
-    }
-    readInput()
+    // The machine decides whether anything goes out (`.write`); the connection never writes
+    // on its own.
+    receive(.writable)
   }
 
   /// Reads until the socket is empty or the machine stops wanting input. At most 16 reads at a
@@ -139,7 +137,7 @@ final class Connection {
 
   /// Writes what the machine queued, without blocking, and tells it how far it got.
   private func write() {
-    guard machine.state != .closed else { return }
-    machine.handle(.wrote(machine.output.write(to: fd)), at: loop.now)
+    let fd = fd
+    machine.send(at: loop.now) { $0.write(to: fd) }
   }
 }

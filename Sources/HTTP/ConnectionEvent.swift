@@ -13,6 +13,9 @@ enum ConnectionEvent {
   case socketFailed
   /// The connection wrote what `output` held, or part of it.
   case wrote(OutputQueue.Outcome)
+  /// The socket has room again: what the machine queued may go out (it answers `.write` when
+  /// something is queued, nothing otherwise).
+  case writable
   /// The handler of exchange `number` answered.
   case answered(number: UInt64, HTTPResponse)
   /// The stream of exchange `number` produced its next chunk (nil: its end) or failed.

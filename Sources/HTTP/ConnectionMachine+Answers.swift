@@ -48,20 +48,19 @@ extension ConnectionMachine {
     if status == 204 || status == 304 { framing = .none }
     let persistence: ResponseHead.Persistence =
       close ? .close : (exchange.isHTTP10 ? .keepAlive : .unstated)
-    ResponseHead.write(
+    queueHead(
       status: status, headers: response.headers, framing: framing, requestID: id,
-      persistence: persistence, date: date.current(), into: &headBuffer)
-    output.append(headBuffer)
-    output.append(body)
+      persistence: persistence)
+    queue(body)
     exchange.bytesSent += body.count
     if let shared {
-      output.append(shared)
+      queue(shared)
       exchange.bytesSent += shared.count
     }
     exchange.status = status
     exchange.keepAlive = !close
     self.exchange = exchange
-    enter(close ? .draining : .writing)
+    guard enter(close ? .draining : .writing) else { return }
     act(.write)
   }
 
@@ -94,7 +93,7 @@ extension ConnectionMachine {
         close()
         return
       }
-      if stream.chunked { output.append(ResponseHead.lastChunk) }
+      if stream.chunked { queue(ResponseHead.lastChunk) }
       exchange.stream = nil
     case .success(let chunk?) where chunk.isEmpty:
       // Nothing to write (and in chunked coding an empty chunk would end the body): ask again.
@@ -110,11 +109,11 @@ extension ConnectionMachine {
         stream.remaining = remaining - chunk.count
       }
       if stream.chunked {
-        output.append(ResponseHead.chunkPrefix(chunk.count))
-        output.append(chunk)
-        output.append(ResponseHead.chunkSuffix)
+        queue(ResponseHead.chunkPrefix(chunk.count))
+        queue(chunk)
+        queue(ResponseHead.chunkSuffix)
       } else {
-        output.append(chunk)
+        queue(chunk)
       }
       exchange.bytesSent += chunk.count
       exchange.stream = stream.remaining == 0 ? nil : stream

@@ -85,16 +85,15 @@ extension ConnectionMachine {
     core.configuration.headTimeout > .zero ? core.configuration.headTimeout : .seconds(10)
   }
 
-  /// Sends a parked refusal and drains.
+  /// Sends a parked refusal and drains (`enter` drops the answer as the machine leaves `.parked`).
   private func unpark() {
     guard let parked = parkedAnswer else { return }
-    parkedAnswer = nil
     answerAndClose(parked.response)
   }
 
   /// A 408 for a client too slow to send its request; the connection lingers only briefly.
   private func timedOut(_ detail: String) {
-    linger = min(linger, .seconds(1))
+    lingerBriefly()
     refuseAndClose(ServerAnswer(status: 408, detail: detail))
   }
 

@@ -1,13 +1,4 @@
 extension ConnectionMachine {
-  /// The first byte of a request arrived.
-  func beginExchange() {
-    exchangeNumber += 1
-    exchange = Exchange(number: exchangeNumber, started: now)
-    requestStart.removeAll(keepingCapacity: true)
-    parser.forgetHead()
-    enter(.readingHead)
-  }
-
   /// The head is complete: it is judged, routed, pre-flighted and its body's size checked, all
   /// before any body byte is read, so a refusal costs no body in memory.
   func headArrived() {
@@ -28,7 +19,7 @@ extension ConnectionMachine {
         ? headers.lists("Connection", "keep-alive") : !headers.lists("Connection", "close"))
     exchange?.counted = true
     core.inFlight.add(1, ordering: .relaxed)
-    enter(.readingBody)
+    guard enter(.readingBody) else { return }
     if let breach = FramingRules.judge(
       version: version, fields: parser.fields, hasContentLength: parser.hasContentLength)
     {
@@ -96,18 +87,12 @@ extension ConnectionMachine {
         return
       case .none, .bytes: break
       }
-      if let preflight = route.preflight, let response = preflight(&head) {
+      switch route.prepare(head) {
+      case .refused(let response):
         reject(response)
         return
-      }
-      if let prepare = route.prepare {
-        switch prepare(head) {
-        case .refused(let response):
-          reject(response)
-          return
-        case .accepted(let steps):
-          exchange?.steps = steps
-        }
+      case .accepted(let steps):
+        exchange?.steps = steps
       }
       accept(
         route: route, parameters: parameters, head: head, limit: limit,
@@ -150,7 +135,7 @@ extension ConnectionMachine {
     exchange?.bodyStarted = now
     parser.collectBody(limit: limit, expected: declared)
     if expects100, parser.expectsBody {
-      output.append(ResponseHead.continueInterim)
+      queue(ResponseHead.continueInterim)
       act(.write)
     }
   }
@@ -182,8 +167,7 @@ extension ConnectionMachine {
     if response.status == 503, let wait = response.headers["Retry-After"].flatMap(Int.init),
       wait > 0
     {
-      parkedAnswer = (now + .seconds(min(wait, Self.longestPark)), response)
-      enter(.parked)
+      park(response, until: now + .seconds(min(wait, Self.longestPark)))
       return
     }
     answerAndClose(response)
@@ -199,28 +183,16 @@ extension ConnectionMachine {
       respond(rejection)
       return
     }
-    guard let route = exchange.route, let head = exchange.head else { return }
-    var request = HTTPRequest(head: head, body: parser.takeBody(), captures: exchange.parameters)
+    guard let head = exchange.head, let steps = exchange.steps else { return }
+    let request = HTTPRequest(head: head, body: parser.takeBody(), captures: exchange.parameters)
     let handler: @Sendable () async -> HTTPResponse
-    if let steps = exchange.steps {
-      switch steps(request) {
-      case .answer(let response):
-        respond(response)
-        return
-      case .handle(let run): handler = run
-      }
-    } else {
-      if let immediate = route.immediate, let response = immediate(&request) {
-        respond(response)
-        return
-      }
-      // A constant for the task: a `var` captured by an escaping closure lives in a box of
-      // its own, allocated for every request, answered from memory or not.
-      let ready = request
-      let routeHandler = route.handler
-      handler = { await routeHandler(ready) }
+    switch steps(request) {
+    case .answer(let response):
+      respond(response)
+      return
+    case .handle(let run): handler = run
     }
-    enter(.handling)
+    guard enter(.handling) else { return }
     act(.run(number: exchange.number, handler))
   }
 

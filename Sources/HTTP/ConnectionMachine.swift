@@ -24,21 +24,21 @@ final class ConnectionMachine {
   /// The time of the event being handled.
   private(set) var now: ContinuousClock.Instant
   /// The last time a byte was read or written.
-  var lastProgress: ContinuousClock.Instant
+  private(set) var lastProgress: ContinuousClock.Instant
   let parser = RequestParser()
   /// The first bytes of the current request (at most 64), however they arrived: a refusal of
   /// its request line quotes them (a method sent a byte at a time is still named).
-  var requestStart: [UInt8] = []
+  private(set) var requestStart: [UInt8] = []
   /// Bytes received but not parsed yet: a pipelined request's, or what arrived with the end of
   /// the one before. At most one read's worth: nothing is read while they wait.
   private var pending: [UInt8] = []
   /// The bytes to write, in order (`.write`).
-  var output = OutputQueue()
+  private(set) var output = OutputQueue()
   /// The request being served.
   var exchange: Exchange?
-  var exchangeNumber: UInt64 = 0
+  private var exchangeNumber: UInt64 = 0
   /// Where every response head of this connection is written (its storage reused).
-  var headBuffer: [UInt8] = []
+  private var headBuffer: [UInt8] = []
   /// Requests answered on this connection.
   private(set) var served = 0
   /// Whether the sending side is shut (after the last answer).
@@ -49,14 +49,14 @@ final class ConnectionMachine {
   private var discarded = 0
   /// How long a connection whose last answer is out waits for the client to close
   /// (`lingerTimeout`; 1 s after a 408).
-  var linger: Duration
+  private(set) var linger: Duration
   /// When a draining connection closes whether or not the client has: `linger` after its last
   /// answer went out.
   private(set) var drainDeadline: ContinuousClock.Instant?
   /// The answer of a parked connection and when it goes out.
-  var parkedAnswer: (until: ContinuousClock.Instant, response: HTTPResponse)?
+  private(set) var parkedAnswer: (until: ContinuousClock.Instant, response: HTTPResponse)?
   /// Since when the client has not taken what is queued for it, and how much it took since.
-  var sendBlocked: (since: ContinuousClock.Instant, written: Int)?
+  private(set) var sendBlocked: (since: ContinuousClock.Instant, written: Int)?
 
   /// The actions decided and not taken yet (`takeAction`), in order; the storage is reused.
   private var actions: [ConnectionAction] = []
@@ -107,6 +107,9 @@ final class ConnectionMachine {
       respond(response)
     case .chunk(let number, let result):
       chunkArrived(number, result)
+    case .writable:
+      // Only what the machine queued goes out: the socket's room never writes on its own.
+      if !output.isEmpty { act(.write) }
     case .tick:
       checkDeadlines()
     case .shutdownBegan:
@@ -142,25 +145,79 @@ final class ConnectionMachine {
     }
   }
 
-  /// Queues an action for the connection.
+  /// Queues an action for the connection. Nothing follows a `.close`: once the machine is
+  /// closed, only the close itself is queued, so no write or run reaches a closed descriptor.
   func act(_ action: ConnectionAction) {
-    actions.append(action)
+    if case .close = action {
+      actions.append(action)
+    } else if state != .closed {
+      actions.append(action)
+    }
   }
 
-  /// Moves to `next`, when the table allows it. A move it does not allow is a bug: it is counted
-  /// (`artwork_http_illegal_transitions_total`) and the connection closes, so the bug costs one
-  /// connection, never the process.
-  func enter(_ next: ConnectionState) {
+  /// Puts bytes of an answer in the output, after what waits there (the machine's own files
+  /// only: nothing else writes the queue).
+  func queue(_ bytes: [UInt8]) { output.append(bytes) }
+
+  /// Puts a shared body in the output, after what waits there.
+  func queue(_ body: SharedBody) { output.append(body) }
+
+  /// Writes a response head into the connection's reused head buffer and queues it.
+  func queueHead(
+    status: Int, headers: HTTPHeaders, framing: ResponseHead.Framing, requestID: RequestID,
+    persistence: ResponseHead.Persistence
+  ) {
+    ResponseHead.write(
+      status: status, headers: headers, framing: framing, requestID: requestID,
+      persistence: persistence, date: date.current(), into: &headBuffer)
+    output.append(headBuffer)
+  }
+
+  /// After a 408 the connection lingers at most 1 s for the client to close.
+  func lingerBriefly() { linger = min(linger, .seconds(1)) }
+
+  /// Writes what is queued through `write` (the socket's, or a test's), then handles how far it
+  /// got as `.wrote`. The queue is the machine's: the connection never changes it itself.
+  func send(at now: ContinuousClock.Instant, _ write: (inout OutputQueue) -> OutputQueue.Outcome) {
+    guard state != .closed else { return }
+    let outcome = write(&output)
+    handle(.wrote(outcome), at: now)
+  }
+
+  /// Moves to `next`, when the table allows it, and answers whether it moved. A move it does not
+  /// allow is a bug: it is counted (`artwork_http_illegal_transitions_total`) and the connection
+  /// closes, so the bug costs one connection, never the process; the caller must then stop (it
+  /// queues nothing after the close). Leaving `.parked` drops its answer: it exists only there.
+  func enter(_ next: ConnectionState) -> Bool {
     guard state.mayEnter(next) else {
       core.illegalTransitions.add(1, ordering: .relaxed)
       close()
-      return
+      return false
     }
     state = next
     stateStarted = now
+    if next != .parked { parkedAnswer = nil }
+    return true
   }
 
   // MARK: - Input
+
+  /// The first byte of a request arrived.
+  func beginExchange() {
+    exchangeNumber += 1
+    exchange = Exchange(number: exchangeNumber, started: now)
+    requestStart.removeAll(keepingCapacity: true)
+    parser.forgetHead()
+    // A refused move closed the connection: `consume` sees `.closed` and stops.
+    _ = enter(.readingHead)
+  }
+
+  /// Parks `response` until `until`: the answer lives only while the connection is `.parked`
+  /// (`enter` drops it on any other move).
+  func park(_ response: HTTPResponse, until: ContinuousClock.Instant) {
+    guard enter(.parked) else { return }
+    parkedAnswer = (until, response)
+  }
 
   /// Parses what waited while the connection answered, once it reads again.
   private func pump() {
@@ -253,7 +310,8 @@ final class ConnectionMachine {
   /// stream still running finds no exchange when it answers.
   func close() {
     guard state != .closed else { return }
-    enter(.closed)
+    // Every state may close (the table), so this move is never refused.
+    _ = enter(.closed)
     output.removeAll()
     pending = []
     if let exchange {
@@ -332,9 +390,10 @@ final class ConnectionMachine {
       // The client sent its last request and shut its side: it has its answer.
       close()
     } else if core.draining.load(ordering: .relaxed) {
-      enter(.draining)
+      // A refused move has closed the connection already; nothing follows here either way.
+      _ = enter(.draining)
     } else {
-      enter(.awaitingRequest)
+      _ = enter(.awaitingRequest)
     }
   }
 

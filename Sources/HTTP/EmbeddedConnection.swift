@@ -22,6 +22,8 @@ package final class EmbeddedConnection {
   package var room: Int?
   /// Everything the server wrote.
   package private(set) var written: [UInt8] = []
+  /// Actions the machine decided after its `.close` (it promises none).
+  package private(set) var actionsAfterClose = 0
   /// Whether the server shut its sending side, and whether it closed the socket.
   package private(set) var halfClosed = false
   package private(set) var closed = false
@@ -144,13 +146,19 @@ package final class EmbeddedConnection {
 
   private func takeActions() {
     while let action = machine.takeAction() {
+      // The machine promises nothing after its close: a write or a run there would reach a
+      // descriptor that may be another connection's.
+      if closed { actionsAfterClose += 1 }
       switch action {
       case .write:
         guard !closed else { continue }
-        let taken = machine.output.take(upTo: room ?? Int.max)
+        let room = room ?? Int.max
+        var taken: [UInt8] = []
+        machine.send(at: now) { output in
+          taken = output.take(upTo: room)
+          return output.isEmpty ? .done : .blocked(written: taken.count)
+        }
         written += taken
-        machine.handle(
-          .wrote(machine.output.isEmpty ? .done : .blocked(written: taken.count)), at: now)
       case .halfClose:
         halfClosed = true
       case .close:
@@ -165,9 +173,8 @@ package final class EmbeddedConnection {
 
   /// Writes what waits for room, with the room given now.
   package func flush() {
-    guard !closed, !machine.output.isEmpty else { return }
-    machine.act(.write)
-    settle()
+    guard !closed else { return }
+    step(.writable)
   }
 
   // MARK: - What is checked
@@ -208,6 +215,10 @@ package final class EmbeddedConnection {
           + "\(core.bodyBudget.reserved) body bytes")
     }
     if closed != (machine.state == .closed) { found.append("socket and machine disagree") }
+    if actionsAfterClose > 0 { found.append("\(actionsAfterClose) actions after the close") }
+    if (machine.parkedAnswer != nil) != (machine.state == .parked) {
+      found.append("a parked answer outside .parked, or .parked without one")
+    }
     let limit = machine.exchange?.route?.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
     if machine.parser.body.count > limit { found.append("a body past its limit is held") }
     if machine.pendingCount > 64 * 1024 { found.append("\(machine.pendingCount) bytes pending") }

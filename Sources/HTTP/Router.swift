@@ -4,7 +4,9 @@
 /// route for the same path exists (the body is dropped, the headers kept). A path that matches
 /// no route is a 404; a path that matches only routes of other methods is a 405 with `Allow`.
 public struct Router: Sendable {
-  /// One registered route.
+  /// One registered route: the single model both `add` forms build. The machine runs
+  /// `authorize`, checks the declared body size against `maxBodyBytes`, then `prepare`, all from
+  /// the head; once the whole request is in, it runs the steps `prepare` accepted it with.
   struct Route: Sendable {
     let method: HTTPMethod
     let pattern: RoutePattern
@@ -12,12 +14,9 @@ public struct Router: Sendable {
     /// The 413 detail for a body over `maxBodyBytes`, given the declared length when known.
     let bodyTooLarge: (@Sendable (_ declared: Int?) -> String)?
     let authorize: Preflight?
-    let preflight: Preflight?
-    let immediate: Immediate?
-    let handler: HTTPHandler
-    /// The head check of a route with a typed context (`add(_:_:check:...)`): the request's
-    /// later steps, with the context the check made, or the refusal.
-    let prepare: (@Sendable (HTTPRequestHead) -> Prepared)?
+    /// The rest of the head's check: a refusal, or the request's later steps (an answer from
+    /// memory, or the handler to run).
+    let prepare: @Sendable (HTTPRequestHead) -> Prepared
   }
 
   /// A check of the request head: a response refuses the request; nil lets it go on.
@@ -80,11 +79,25 @@ public struct Router: Sendable {
     immediate: Immediate? = nil,
     _ handler: @escaping HTTPHandler
   ) {
+    let prepare: @Sendable (HTTPRequestHead) -> Prepared = { head in
+      var head = head
+      if let preflight, let refusal = preflight(&head) { return .refused(refusal) }
+      // What `preflight` wrote in the head (its caller) is the request's.
+      let checked = head
+      return .accepted { request in
+        var request = request
+        request.head = checked
+        if let immediate, let answer = immediate(&request) { return .answer(answer) }
+        // A constant for the task: a `var` captured by an escaping closure lives in a box of
+        // its own.
+        let ready = request
+        return .handle { await handler(ready) }
+      }
+    }
     table.append(
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
-        bodyTooLarge: bodyTooLarge, authorize: authorize, preflight: preflight,
-        immediate: immediate, handler: handler, prepare: nil))
+        bodyTooLarge: bodyTooLarge, authorize: authorize, prepare: prepare))
   }
 
   /// Adds a route whose head check makes a typed per-request `Context` (what it parsed, what
@@ -126,8 +139,7 @@ public struct Router: Sendable {
     table.append(
       Route(
         method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
-        bodyTooLarge: bodyTooLarge, authorize: authorize, preflight: nil, immediate: nil,
-        handler: { _ in HTTPResponse(status: 500) }, prepare: prepare))
+        bodyTooLarge: bodyTooLarge, authorize: authorize, prepare: prepare))
   }
 
   /// Every route as its method and pattern (`GET /v1/images/{name}`), in the order added: what

@@ -243,10 +243,97 @@ import Testing
 
   @Test func aMoveTheTableDoesNotAllowIsCountedAndCloses() {
     let connection = EmbeddedConnection(router: Self.router())
-    connection.machine.enter(.handling)
+    #expect(!connection.machine.enter(.handling))
     #expect(connection.core.illegalTransitions.load(ordering: .relaxed) == 1)
     #expect(connection.machine.state == .closed)
     #expect(connection.machine.takeAction().map { "\($0)" } == "close")
+  }
+
+  /// Input that leaves a new connection in each state but `closed`, with its actions taken.
+  static let reaching: [(ConnectionState, [Step])] = [
+    (.awaitingRequest, []),
+    (.readingHead, [.send("GET / HT")]),
+    (.readingBody, [.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")]),
+    (.handling, [.send(get)]),
+    (.writing, [.room(0), .send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"), .answer]),
+    (.parked, [.send("POST /busy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")]),
+    (.draining, [.send("POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")]),
+  ]
+
+  static func drive(_ connection: EmbeddedConnection, _ steps: [Step]) async {
+    for step in steps {
+      switch step {
+      case .send(let text): connection.send(text)
+      case .finish: connection.finish()
+      case .reset: connection.reset()
+      case .wait(let duration): connection.advance(by: duration)
+      case .answer: await connection.runHandlers()
+      case .room(let room):
+        connection.room = room
+        connection.flush()
+      case .shutdown: connection.shutdown(graceOver: false)
+      case .graceOver: connection.shutdown(graceOver: true)
+      }
+    }
+  }
+
+  /// From every state, every move the table refuses answers false, is counted once, closes, and
+  /// leaves exactly one action: the close, with nothing after it.
+  @Test func aRefusedMoveFromAnyStateLeavesOneCloseAndNothingAfter() async {
+    var tried = 0
+    for (state, steps) in Self.reaching {
+      for next in ConnectionState.allCases where !state.mayEnter(next) {
+        let connection = EmbeddedConnection(router: Self.router())
+        await Self.drive(connection, steps)
+        #expect(connection.machine.state == state, "\(steps) reaches \(state)")
+        #expect(!connection.machine.enter(next), "\(state) → \(next)")
+        #expect(connection.core.illegalTransitions.load(ordering: .relaxed) == 1)
+        #expect(connection.machine.state == .closed)
+        var actions: [String] = []
+        while let action = connection.machine.takeAction() { actions.append("\(action)") }
+        #expect(actions == ["close"], "\(state) → \(next)")
+        // An action decided after the close (a write, a run) is dropped, not queued.
+        connection.machine.act(.write)
+        #expect(connection.machine.takeAction() == nil, "\(state) → \(next)")
+        tried += 1
+      }
+    }
+    #expect(tried > 20)
+  }
+
+  /// A parked answer exists only while the machine is `.parked`: not before, not after.
+  @Test func aParkedAnswerLivesOnlyInParked() async {
+    let connection = EmbeddedConnection(router: Self.router())
+    #expect(connection.machine.parkedAnswer == nil)
+    connection.send("POST /busy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+    #expect(connection.machine.state == .parked)
+    #expect(connection.machine.parkedAnswer?.response.status == 503)
+    connection.advance(by: .seconds(1))
+    #expect(connection.machine.state == .draining)
+    #expect(connection.machine.parkedAnswer == nil)
+    #expect(connection.statuses == [503])
+    // Closing while parked drops it too.
+    let reset = EmbeddedConnection(router: Self.router())
+    reset.send("POST /busy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+    reset.reset()
+    #expect(reset.machine.state == .closed)
+    #expect(reset.machine.parkedAnswer == nil)
+    #expect(reset.violations() == [])
+  }
+
+  /// The socket's room writes nothing by itself: `.writable` asks for a write only when the
+  /// machine queued something, and the queue changes only through the machine.
+  @Test(arguments: [(0, true), (nil, false)] as [(Int?, Bool)])
+  func roomWritesOnlyWhatTheMachineQueued(_ room: Int?, _ queued: Bool) async {
+    let connection = EmbeddedConnection(router: Self.router())
+    connection.room = room
+    connection.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+    await connection.runHandlers()
+    #expect(connection.machine.output.isEmpty != queued)
+    connection.machine.handle(.writable, at: connection.now)
+    let action = connection.machine.takeAction().map { "\($0)" }
+    #expect(action == (queued ? "write" : nil))
+    while connection.machine.takeAction() != nil {}
   }
 
   @Test func everyStateIsReachableAndEveryOneButClosedMayClose() {
