@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ArtworkCore
@@ -157,29 +158,8 @@ import Testing
     }
   }
 
-  /// SplitMix64: a small generator whose whole run follows from its seed, so that a failing run
-  /// can be replayed (`ARTWORK_TEST_SEED`).
-  struct Generator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var mixed = state
-      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-      return mixed ^ (mixed >> 31)
-    }
-  }
-
-  /// The seed of this run: `ARTWORK_TEST_SEED` when set (to replay a failure), else a new one.
-  static let seed: UInt64 =
-    ProcessInfo.processInfo.environment["ARTWORK_TEST_SEED"].flatMap { UInt64($0) }
-    ?? UInt64.random(in: 0...UInt64.max)
-
   /// `bytes` with one to four bytes set at random.
-  static func mutate(_ bytes: [UInt8], using generator: inout Generator) -> [UInt8] {
+  static func mutate(_ bytes: [UInt8], using generator: inout SeededRandom) -> [UInt8] {
     var mutated = bytes
     for _ in 0..<Int.random(in: 1...4, using: &generator) {
       mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
@@ -191,8 +171,8 @@ import Testing
   /// Many mutations of every message: each is refused, or read as exactly what it is, written
   /// back to the same bytes. A mutation that left the bytes as they were reads as the original.
   @Test func aMutatedMessageIsRefusedOrReadsBackExactly() {
-    var generator = Generator(seed: Self.seed)
-    let replay = "replay with ARTWORK_TEST_SEED=\(Self.seed)"
+    var generator = SeededRandom()
+    let replay = SeededRandom.replay
     var refused = 0
     var read = 0
     for answer in Self.answers {

@@ -1,3 +1,5 @@
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import ArtworkCore
@@ -17,9 +19,14 @@ enum StorageContract {
     try await deletesRemoveObjectsAndRecords(storage)
   }
 
+  /// Samples drawn so far in this run.
+  static let samplesDrawn = Atomic<UInt64>(0)
+
   /// Random bytes and the key they are stored under (the id is their hash, as in production).
   static func sample(_ count: Int = 1_000, format: StoredFormat = .jpeg) -> (ArtworkKey, [UInt8]) {
-    var generator = SystemRandomNumberGenerator()
+    // Each sample its own stream of this run's seed, so no two samples are the same bytes.
+    let draw = samplesDrawn.add(1, ordering: .relaxed).newValue
+    var generator = SeededRandom(seed: SeededRandom.seed &+ draw &* 0x9E37_79B9_7F4A_7C15)
     var bytes = [UInt8](repeating: 0, count: count)
     for start in stride(from: 0, to: count, by: 8) {
       withUnsafeBytes(of: generator.next() as UInt64) { word in
@@ -74,7 +81,9 @@ enum StorageContract {
   }
 
   static func recordsOverwrite(_ storage: any ArtworkStorage) async throws {
-    let name = "https://example.com/poster.jpg?size=\(Int.random(in: 0...1_000_000))&q=a b/ü"
+    var names = SeededRandom()
+    let name =
+      "https://example.com/poster.jpg?size=\(Int.random(in: 0...1_000_000, using: &names))&q=a b/ü"
     #expect(try await storage.getRecord(name) == nil)
     try await storage.putRecord(name, bytes: Array("first".utf8))
     #expect(try await storage.getRecord(name) == Array("first".utf8))
