@@ -92,19 +92,31 @@ enum ConnectionTarget {
       HTTPResponse(status: 503, headers: ["Retry-After": "1"])
     }
     router.add(.post, "/busy", preflight: overloaded) { _ in HTTPResponse(status: 200) }
-    router.add(
-      .post, "/typed",
-      check: { head -> Result<Int, CheckRefusal> in
-        head.headers["X-Refuse"] == nil
-          ? .success(7) : .failure(CheckRefusal(HTTPResponse(status: 403)))
-      },
-      immediate: { request, context in
-        request.body.count == 1 ? HTTPResponse(status: 200) : nil
-      },
-      handler: { _, context in HTTPResponse(status: 200 + context) })
+    router.add(.post, "/typed", handler: TypedRoute(), failure: { refusal, _ in refusal.response })
     router.add(.get, "/slow", immediate: { _ in nil }) { _ in HTTPResponse(status: 204) }
     return router
   }()
+}
+
+/// A route whose head check makes a context (or refuses with 403), answered from memory for a
+/// one-byte body.
+private struct TypedRoute: RouteHandler {
+  struct Refusal: Error { let response: HTTPResponse }
+
+  func check(_ head: inout HTTPRequestHead) throws(Refusal) -> Int {
+    guard head.headers["X-Refuse"] == nil else {
+      throw Refusal(response: HTTPResponse(status: 403))
+    }
+    return 7
+  }
+
+  func answerFromMemory(_ request: HTTPRequest, _ context: inout Int) -> HTTPResponse? {
+    request.body.count == 1 ? HTTPResponse(status: 200) : nil
+  }
+
+  func handle(_ request: HTTPRequest, _ context: Int) async throws(Refusal) -> HTTPResponse {
+    HTTPResponse(status: 200 + context)
+  }
 }
 
 /// The input read front to back.

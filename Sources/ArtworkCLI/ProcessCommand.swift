@@ -124,7 +124,7 @@ enum ProcessCommand: BatchCommand {
         try LocalFile.writeAtomically(path, bytes)
       }
     }
-    let answer = ArtworkApp.artworkJSON(
+    let answer = AnswerJSON.artwork(
       ArtworkAnswer(created, shape: options.shape), location: path, sourceURL: source.url)
     guard case .object(let members) = answer else { return [("path", .string(path))] }
     return members + [("path", .string(path))]

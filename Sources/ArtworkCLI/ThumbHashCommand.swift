@@ -46,7 +46,7 @@ enum ThumbHashCommand: BatchCommand {
       let source = try await loader.load(input)
       let computed = try await loader.processor.thumbHash(
         source.bytes, declaredType: source.declaredType)
-      guard case .object(let members) = ArtworkApp.thumbHashJSON(computed, sourceURL: source.url)
+      guard case .object(let members) = AnswerJSON.thumbHash(computed, sourceURL: source.url)
       else { return [] }
       return members
     } emit: { result in

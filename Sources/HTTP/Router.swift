@@ -4,9 +4,10 @@
 /// route for the same path exists (the body is dropped, the headers kept). A path that matches
 /// no route is a 404; a path that matches only routes of other methods is a 405 with `Allow`.
 public struct Router: Sendable {
-  /// One registered route: the single model both `add` forms build. The machine runs
-  /// `authorize`, checks the declared body size against `maxBodyBytes`, then `prepare`, all from
-  /// the head; once the whole request is in, it runs the steps `prepare` accepted it with.
+  /// One registered route: the single model every `add` builds from a `RouteHandler`. The
+  /// machine runs `authorize`, checks the declared body size against `maxBodyBytes`, then
+  /// `prepare`, all from the head; once the whole request is in, it runs the steps `prepare`
+  /// accepted it with.
   struct Route: Sendable {
     let method: HTTPMethod
     let pattern: RoutePattern
@@ -22,7 +23,7 @@ public struct Router: Sendable {
   /// A check of the request head: a response refuses the request; nil lets it go on.
   public typealias Preflight = @Sendable (_ head: inout HTTPRequestHead) -> HTTPResponse?
   /// An answer from memory on the server thread, or nil to run the handler.
-  public typealias Immediate = @Sendable (_ request: inout HTTPRequest) -> HTTPResponse?
+  public typealias Immediate = @Sendable (_ request: HTTPRequest) -> HTTPResponse?
 
   /// What a typed head check decided: a refusal, or the request's later steps.
   enum Prepared: Sendable {
@@ -49,7 +50,8 @@ public struct Router: Sendable {
   /// An empty router (everything is a 404).
   public init() {}
 
-  /// Adds a route.
+  /// Adds a route whose steps are `handler`'s (`RouteHandler`), a throw from them answered
+  /// by `failure` (the application's one mapping of its errors to responses).
   ///
   /// - Parameters:
   ///   - method: the method it answers (GET also answers HEAD).
@@ -59,39 +61,40 @@ public struct Router: Sendable {
   ///   - bodyTooLarge: the 413 detail for a larger body, given its declared length when it
   ///     has one (for a limit that the application documents in its own terms).
   ///   - authorize: the first check of a head (credentials), before the body's declared size is
-  ///     checked against `maxBodyBytes`; like `preflight` otherwise.
-  ///   - preflight: runs once the headers are complete, after `authorize` and the size check,
-  ///     before any body byte is read; a
-  ///     response it returns is sent as is and the body is never kept (if one was on its way,
-  ///     it is read and dropped so the client reads the answer, and the connection closes).
-  ///     Runs on a server thread: keep it quick and non-blocking. (A check whose findings the
-  ///     later steps need makes a typed context: `add(_:_:check:immediate:handler:)`.)
-  ///   - immediate: runs once the whole body has arrived, before `handler`, on the server
-  ///     thread; a response it returns is sent at once and `handler` is not run. For answers
-  ///     that need nothing but memory (a cache hit): it saves handing the request to a task and
-  ///     back. It must never block or wait; return nil to let `handler` answer.
-  ///   - handler: produces the response once the whole body has arrived.
-  public mutating func add(
+  ///     checked against `maxBodyBytes` and before `handler.check`; a response it returns
+  ///     refuses the request. Runs on a server thread: quick and non-blocking.
+  public mutating func add<Handler: RouteHandler>(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
     bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
-    authorize: Preflight? = nil,
-    preflight: Preflight? = nil,
-    immediate: Immediate? = nil,
-    _ handler: @escaping HTTPHandler
+    authorize: Preflight? = nil, handler: Handler,
+    failure: @escaping @Sendable (_ error: Handler.Failure, _ head: HTTPRequestHead) -> HTTPResponse
   ) {
     let prepare: @Sendable (HTTPRequestHead) -> Prepared = { head in
       var head = head
-      if let preflight, let refusal = preflight(&head) { return .refused(refusal) }
-      // What `preflight` wrote in the head (its caller) is the request's.
+      let made: Handler.Context
+      do throws(Handler.Failure) {
+        made = try handler.check(&head)
+      } catch {
+        return .refused(failure(error, head))
+      }
+      // What `check` wrote in the head (its caller) is the request's.
       let checked = head
       return .accepted { request in
         var request = request
         request.head = checked
-        if let immediate, let answer = immediate(&request) { return .answer(answer) }
-        // A constant for the task: a `var` captured by an escaping closure lives in a box of
+        var context = made
+        if let answer = handler.answerFromMemory(request, &context) { return .answer(answer) }
+        // Constants for the task: a `var` captured by an escaping closure lives in a box of
         // its own.
         let ready = request
-        return .handle { await handler(ready) }
+        let readyContext = context
+        return .handle {
+          do throws(Handler.Failure) {
+            return try await handler.handle(ready, readyContext)
+          } catch {
+            return failure(error, ready.head)
+          }
+        }
       }
     }
     table.append(
@@ -100,46 +103,39 @@ public struct Router: Sendable {
         bodyTooLarge: bodyTooLarge, authorize: authorize, prepare: prepare))
   }
 
-  /// Adds a route whose head check makes a typed per-request `Context` (what it parsed, what
-  /// it holds for the request: an admission, say), which the later steps are given as it is,
-  /// never as a value to cast back.
+  /// Adds a route whose handler never fails.
+  public mutating func add<Handler: RouteHandler>(
+    _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
+    bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
+    authorize: Preflight? = nil, handler: Handler
+  ) where Handler.Failure == Never {
+    add(
+      method, pattern, maxBodyBytes: maxBodyBytes, bodyTooLarge: bodyTooLarge,
+      authorize: authorize, handler: handler, failure: { never, _ in switch never {} })
+  }
+
+  /// Adds a route written as closures (a `RouteHandler` made of them).
   ///
   /// - Parameters:
-  ///   - check: runs once the headers are complete, after `authorize` and the size check,
-  ///     before any body byte is read, on a server thread (quick, non-blocking): the context,
-  ///     or a response that refuses the request (as `preflight`'s).
-  ///   - immediate: runs on the server thread once the whole body is in: an answer from
-  ///     memory, or nil to run `handler`, having refined the context for it (what it parsed).
-  ///   - handler: produces the response from the request and its context.
+  ///   - preflight: `RouteHandler.check`: a response it returns is sent as is, before any body
+  ///     byte is read.
+  ///   - immediate: `RouteHandler.answerFromMemory`.
+  ///   - handler: produces the response once the whole body has arrived.
   ///
-  /// The other parameters are `add`'s.
-  public mutating func add<Context: Sendable>(
+  /// The other parameters are those of `add(_:_:handler:failure:)`.
+  public mutating func add(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
     bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
     authorize: Preflight? = nil,
-    check: @escaping @Sendable (_ head: HTTPRequestHead) -> Result<Context, CheckRefusal>,
-    immediate: (@Sendable (_ request: HTTPRequest, _ context: inout Context) -> HTTPResponse?)? =
-      nil,
-    handler:
-      @escaping @Sendable (_ request: HTTPRequest, _ context: Context) async
-      -> HTTPResponse
+    preflight: Preflight? = nil,
+    immediate: Immediate? = nil,
+    _ handler: @escaping HTTPHandler
   ) {
-    let prepare: @Sendable (HTTPRequestHead) -> Prepared = { head in
-      switch check(head) {
-      case .failure(let refusal): return .refused(refusal.response)
-      case .success(let made):
-        return .accepted { request in
-          var context = made
-          if let immediate, let answer = immediate(request, &context) { return .answer(answer) }
-          let ready = context
-          return .handle { await handler(request, ready) }
-        }
-      }
-    }
-    table.append(
-      Route(
-        method: method, pattern: RoutePattern(pattern), maxBodyBytes: maxBodyBytes,
-        bodyTooLarge: bodyTooLarge, authorize: authorize, prepare: prepare))
+    add(
+      method, pattern, maxBodyBytes: maxBodyBytes, bodyTooLarge: bodyTooLarge,
+      authorize: authorize,
+      handler: ClosureRoute(preflight: preflight, immediate: immediate, body: handler),
+      failure: { refusal, _ in refusal.response })
   }
 
   /// Every route as its method and pattern (`GET /v1/images/{name}`), in the order added: what
@@ -178,8 +174,8 @@ extension Router.Route {
 }
 
 /// A typed head check's refusal: the response to send instead of running the route.
-public struct CheckRefusal: Error, Sendable {
-  public let response: HTTPResponse
+struct CheckRefusal: Error, Sendable {
+  let response: HTTPResponse
 
-  public init(_ response: HTTPResponse) { self.response = response }
+  init(_ response: HTTPResponse) { self.response = response }
 }

@@ -131,7 +131,7 @@ import Testing
   func aClientGoneMidBodyReleasesEverythingAtOnce(reset: Bool) async throws {
     var router = Self.router()
     // Holds the loop thread, as a slow answer from memory would.
-    let holdLoop: @Sendable (inout HTTPRequest) -> HTTPResponse? = { _ in
+    let holdLoop: Router.Immediate = { _ in
       usleep(400_000)
       return HTTPResponse(status: 200)
     }

@@ -1,22 +1,8 @@
 import ArtworkCore
 
 extension ServiceConfig {
-  /// The hosted URL of a stored object: `{publicURL}/v1/images/{id}.{ext}`.
-  func imageURL(for key: ArtworkKey) -> String {
-    imageURL(fileName: key.fileName)
-  }
-
-  /// The hosted URL of the object stored as `fileName` (`{id}.{ext}`, already validated).
-  func imageURL(fileName: String) -> String {
-    "\(publicURL)/v1/images/\(fileName)"
-  }
-
-  /// The origin (`scheme://host[:port]`) of hosted image URLs.
-  var publicOrigin: String {
-    let afterScheme = publicURL.range(of: "://").map(\.upperBound) ?? publicURL.startIndex
-    let slash = publicURL[afterScheme...].firstIndex(of: "/") ?? publicURL.endIndex
-    return String(publicURL[..<slash])
-  }
+  /// The hosted URLs of stored objects, under `publicURL`.
+  var hostedURLs: HostedURLs { HostedURLs(publicURL: publicURL) }
 
   /// The effective settings as log fields for the start-up line. Secrets are never included:
   /// tokens and S3 keys appear as counts or presence only.

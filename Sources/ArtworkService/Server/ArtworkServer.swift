@@ -35,7 +35,7 @@ public final class ArtworkServer: Sendable {
       retentionInterval: config.retention.map(StorageSweeper.interval(for:)) ?? .seconds(3600),
       logger: logger)
     deletions = DeletionFollower(storage: app.storage, logger: logger) { [app] key in
-      await app.forgetDeleted(key)
+      await app.imageMemory.forget(key)
     }
     var configuration = HTTPServerConfiguration()
     configuration.host = config.listen.host

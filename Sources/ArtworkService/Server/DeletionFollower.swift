@@ -3,7 +3,7 @@ import Foundation
 import Storage
 
 /// Applies the deletions other replicas make: every `interval` it lists the storage's deletion
-/// notices and has each new one forgotten here (`ArtworkApp.forgetDeleted`: hot-cache entry,
+/// notices and has each new one forgotten here (`DeletedImageMemory.forget`: hot-cache entry,
 /// URL results in memory). So a hosted GET never asks storage whether its image was deleted,
 /// and a deletion reaches every replica within `interval` plus one listing.
 ///

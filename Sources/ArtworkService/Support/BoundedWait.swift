@@ -3,11 +3,14 @@ import Synchronization
 
 /// Work a caller waits for only so long (`Prefer: wait=N`): it runs in a task of its own and
 /// goes on after the caller stops waiting, so its result is remembered for the next request.
-enum BoundedWait {
+/// One per service (`CallerWait`), so that its count of running works is the service's own.
+final class BoundedWait: Sendable {
   /// Works going on at once, past their callers' waits included: beyond this many a new one is
   /// refused as busy, so that callers who do not wait cannot pile up work without bound.
-  static let maxRunning = 512
-  private static let running = Atomic<Int>(0)
+  let maxRunning: Int
+  private let running = Atomic<Int>(0)
+
+  init(maxRunning: Int = 512) { self.maxRunning = maxRunning }
 
   /// What the caller got within its wait.
   enum Outcome<Value: Sendable>: Sendable {
@@ -18,7 +21,7 @@ enum BoundedWait {
   }
 
   /// Starts `work` and answers its result if it ends within `seconds`, else `.pending`.
-  static func run<Value: Sendable>(
+  func run<Value: Sendable>(
     atMost seconds: Int, _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
   ) async -> Outcome<Value> {
     guard running.add(1, ordering: .relaxed).newValue <= maxRunning else {
@@ -30,7 +33,7 @@ enum BoundedWait {
             retryAfter: 1)))
     }
     let meeting = Meeting<Value>()
-    Task.detached {
+    Task.detached { [self] in
       defer { running.subtract(1, ordering: .relaxed) }
       do throws(ArtworkError) {
         meeting.arrive(.finished(.success(try await work())))

@@ -380,7 +380,7 @@ import Testing
     ])
     let key = ArtworkKey(id: ArtworkID(hex: String(repeating: "a", count: 64))!, format: .png)
     #expect(
-      config.imageURL(for: key)
+      config.hostedURLs.url(for: key)
         == "https://img.example.com/artwork/v1/images/\(String(repeating: "a", count: 64)).png")
     let summary = config.summary
     #expect(summary["storage"] == "s3://bucket/p at https://s3.us-east-1.amazonaws.com")

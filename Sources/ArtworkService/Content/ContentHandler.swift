@@ -6,25 +6,39 @@ import Storage
 
 // `POST /v1/content`: a relay's Live Activity content, back with its artwork filled in.
 
-extension ArtworkApp {
-  /// The handler: read the document (or the update form's `stored` and `patch`, merged by the
-  /// relay's rules), then
-  /// - `image_url` absent or null: the document as sent;
-  /// - `image_url` one of our hosted URLs: `image_thumbhash` from the stored object, nothing
-  ///   fetched;
-  /// - any other URL: fetched and framed as `POST /v1/artwork` would (`image_shape` from the
-  ///   document, `size` and `crop` from the query), through the same result cache, and both
-  ///   fields set from what was stored.
-  ///
-  /// With `Prefer: wait=N` the artwork is waited for at most N seconds: past that, or when the
-  /// source fails, the document still comes back (200) without the image fields that could not
-  /// be filled, or with this source's last artwork, and `Artwork-Status` says which.
-  func fillContent(_ request: HTTPRequest, _ context: WriteContext) async throws(ArtworkError)
+/// Reads the document (or the update form's `stored` and `patch`, merged by the
+/// relay's rules), then
+/// - `image_url` absent or null: the document as sent;
+/// - `image_url` one of our hosted URLs: `image_thumbhash` from the stored object, nothing
+///   fetched;
+/// - any other URL: fetched and framed as `POST /v1/artwork` would (`image_shape` from the
+///   document, `size` and `crop` from the query), through the same result cache, and both
+///   fields set from what was stored.
+///
+/// With `Prefer: wait=N` the artwork is waited for at most N seconds: past that, or when the
+/// source fails, the document still comes back (200) without the image fields that could not
+/// be filled, or with this source's last artwork, and `Artwork-Status` says which.
+struct ContentHandler: RouteHandler {
+  let urlArtwork: URLArtwork
+  let hostedThumbHash: HostedThumbHash
+  let wait: CallerWait
+  let urls: HostedURLs
+  let metrics: Metrics
+  let logger: Logger
+
+  /// A JSON body (415 otherwise), from the head.
+  func check(_ head: inout HTTPRequestHead) throws(ArtworkError) -> WriteContext {
+    try BodyCheck.json(
+      head,
+      refusal: "Send the activity's content object as JSON, with Content-Type application/json.")
+  }
+
+  func handle(_ request: HTTPRequest, _ context: WriteContext) async throws(ArtworkError)
     -> HTTPResponse
   {
-    let query = try contentOptions(request.query)
+    let query = try Self.contentOptions(request.query)
     var preferences = RequestPreferences(request.headers)
-    preferences.wait = grantedWait(preferences.wait)
+    preferences.wait = wait.granted(preferences.wait)
     let update = try ContentUpdate(parsing: request.body)
     let document =
       if let update {
@@ -78,23 +92,6 @@ extension ArtworkApp {
     }
   }
 
-  /// What becomes of a document's image fields.
-  struct ArtworkFill: Sendable {
-    enum Fields: Sendable {
-      /// No image_url to fill: the document as it is.
-      case unchanged
-      /// `image_url` (when not nil) and `image_thumbhash` set to these.
-      case set(url: String?, hash: String)
-      /// The artwork could not be had in time (or at all): no image fields from this source.
-      case notFilled
-    }
-    var fields: Fields
-    /// `Artwork-Status`: `ready`, `pending` or `failed; reason="..."` (nil: no image_url).
-    var status: String?
-    /// The age of a remembered result (the `Age` header).
-    var age: Int?
-  }
-
   /// The artwork of `document`'s `image_url`, within the caller's wait when it has one. Without
   /// a wait a failure is thrown, as `POST /v1/artwork` would; with one it is reported in the
   /// status, and the source's last artwork (when it was hosted before and is still stored) is
@@ -107,10 +104,10 @@ extension ArtworkApp {
     }
     let options: ArtworkOptions?
     let work: @Sendable () async throws(ArtworkError) -> ArtworkFill
-    if let key = hostedKey(url) {
+    if let key = urls.key(of: url) {
       options = nil
-      work = { [self] () throws(ArtworkError) in
-        let hash = try await storedThumbHash(key, url: url)
+      work = { [hostedThumbHash] () throws(ArtworkError) in
+        let hash = try await hostedThumbHash.thumbHash(key, url: url)
         return ArtworkFill(fields: .set(url: nil, hash: hash), status: "ready")
       }
     } else {
@@ -118,29 +115,21 @@ extension ArtworkApp {
       fields["shape"] = document.shape ?? "square"
       let made = try ArtworkOptions(fields: fields)
       options = made
-      work = { [self] () throws(ArtworkError) in
-        let (answer, age) = try await artwork(
+      work = { [urlArtwork, urls] () throws(ArtworkError) in
+        let (answer, age) = try await urlArtwork.artwork(
           from: url, options: made, revalidate: preferences.revalidate)
         return ArtworkFill(
-          fields: .set(url: config.imageURL(fileName: answer.fileName), hash: answer.thumbHash),
+          fields: .set(url: urls.url(fileName: answer.fileName), hash: answer.thumbHash),
           status: "ready", age: age)
       }
     }
     guard let wait = preferences.wait else { return try await work() }
     // What memory holds is answered without a race against the wait (`wait=0` included).
-    let remembered: Result<ArtworkFill, ArtworkError>?
-    do throws(ArtworkError) {
-      remembered = try rememberedFill(url: url, options: options, preferences: preferences)
-        .map { .success($0) }
-    } catch {
-      remembered = .failure(error)
-    }
-    let outcome: BoundedWait.Outcome<ArtworkFill>
-    if let remembered {
-      outcome = .finished(remembered)
-    } else {
-      outcome = await BoundedWait.run(atMost: wait, work)
-    }
+    let outcome = await self.wait.outcome(
+      within: wait,
+      remembered: { () throws(ArtworkError) in
+        try rememberedFill(url: url, options: options, preferences: preferences)
+      }, work)
     let status: String
     switch outcome {
     case .finished(.success(let fill)): return fill
@@ -155,11 +144,9 @@ extension ArtworkApp {
     // One of our hosted URLs is already what a phone loads: it stays, with the hash as sent.
     guard let options else { return ArtworkFill(fields: .unchanged, status: status) }
     // The source's last artwork, when it has one that is still stored.
-    if let last = await artworkResults.lastKnown(url: url, variant: options.cacheKey),
-      let key = ArtworkKey(fileName: last.fileName), (try? await storage.head(key)) != nil
-    {
+    if let last = await urlArtwork.lastStored(url: url, options: options) {
       return ArtworkFill(
-        fields: .set(url: config.imageURL(fileName: last.fileName), hash: last.thumbHash),
+        fields: .set(url: urls.url(fileName: last.fileName), hash: last.thumbHash),
         status: status)
     }
     return ArtworkFill(fields: .notFilled, status: status)
@@ -172,19 +159,21 @@ extension ArtworkApp {
   ) throws(ArtworkError) -> ArtworkFill? {
     guard !preferences.revalidate else { return nil }
     guard let options else {
-      let hash = try thumbHashResults.remembered(url: url, variant: "stored")
-      return hash.map { ArtworkFill(fields: .set(url: nil, hash: $0.0.thumbHash), status: "ready") }
+      let hash = try hostedThumbHash.remembered(url: url)
+      return hash.map { ArtworkFill(fields: .set(url: nil, hash: $0), status: "ready") }
     }
-    guard let (answer, age) = try artworkResults.remembered(url: url, variant: options.cacheKey)
+    guard let (answer, age) = try urlArtwork.remembered(url: url, options: options)
     else { return nil }
     return ArtworkFill(
-      fields: .set(url: config.imageURL(fileName: answer.fileName), hash: answer.thumbHash),
+      fields: .set(url: urls.url(fileName: answer.fileName), hash: answer.thumbHash),
       status: "ready", age: age)
   }
 
   /// `size` and `crop` from the query string (checked now, before the document is read); the
   /// shape is the document's `image_shape`.
-  private func contentOptions(_ query: [String: String]) throws(ArtworkError) -> [String: String] {
+  private static func contentOptions(_ query: [String: String]) throws(ArtworkError) -> [String:
+    String]
+  {
     if query["shape"] != nil {
       throw ArtworkError(
         .badRequest, "The shape comes from the document's image_shape, not the query string.")
@@ -196,37 +185,5 @@ extension ArtworkApp {
     }
     _ = try ArtworkOptions(fields: query)
     return query
-  }
-
-  /// The key of `url` when it is one of our hosted image URLs (`{ARTWORK_PUBLIC_URL}/v1/images/
-  /// {id}.{ext}`, nothing after the name), else nil.
-  func hostedKey(_ url: String) -> ArtworkKey? {
-    let prefix = config.publicURL + "/v1/images/"
-    guard url.hasPrefix(prefix) else { return nil }
-    return ArtworkKey(fileName: String(url.dropFirst(prefix.count)))
-  }
-
-  /// The ThumbHash of a stored object, computed from its bytes (as `POST /v1/artwork` computed
-  /// it) and remembered like a URL's, so a relay's repeat costs nothing.
-  private func storedThumbHash(_ key: ArtworkKey, url: String) async throws(ArtworkError)
-    -> String
-  {
-    let lease: ResultCache<ThumbHashAnswer>.Lease
-    switch try await lookUp(url, variant: "stored", in: thumbHashResults) {
-    case .answer(let answer, _): return answer.thumbHash
-    case .produce(let started): lease = started
-    }
-    do throws(ArtworkError) {
-      // The facts kept beside the object hold its hash (worked out once for older images).
-      guard let facts = try await facts(of: key.id), facts.fileName == key.fileName else {
-        throw ArtworkError(
-          .unprocessableContent,
-          "image_url names a hosted image that is no longer stored (\(key.fileName)); send its source URL again to host it anew."
-        )
-      }
-      return try await lease.produced(ThumbHashAnswer(facts), validators: Validators()).thumbHash
-    } catch {
-      return try await lease.failed(error).thumbHash
-    }
   }
 }

@@ -14,14 +14,6 @@ public struct ArtworkAnswer: Codable, Sendable, Equatable {
   var source: SourceFacts
 }
 
-/// The answer of `POST /v1/thumbhash`, whatever the source (and the result remembered per URL).
-struct ThumbHashAnswer: Codable, Sendable, Equatable {
-  var thumbHash: String
-  var averageColor: String
-  var aspectRatio: Double
-  var source: SourceFacts
-}
-
 /// Facts about the source image of an answer.
 struct SourceFacts: Codable, Sendable, Equatable {
   var format: String
@@ -46,22 +38,5 @@ extension ArtworkAnswer {
       height: created.height, bytes: created.bytes.count,
       thumbHash: created.thumbHash, averageColor: created.averageColor,
       source: SourceFacts(created.source))
-  }
-}
-
-extension ThumbHashAnswer {
-  /// A hosted image's hash, from the facts kept beside it (its own file is the source).
-  init(_ facts: ImageFacts) {
-    let stored = SourceFacts(
-      format: facts.format, width: facts.width, height: facts.height, bytes: facts.bytes)
-    self.init(
-      thumbHash: facts.thumbHash, averageColor: facts.averageColor,
-      aspectRatio: ArtworkApp.aspectRatio(stored), source: stored)
-  }
-
-  init(_ computed: ComputedThumbHash) {
-    self.init(
-      thumbHash: computed.thumbHash, averageColor: computed.averageColor,
-      aspectRatio: computed.aspectRatio, source: SourceFacts(computed.source))
   }
 }

@@ -4,15 +4,18 @@ import HTTP
 // `GET /v1/artwork/results/{id}`: where a `POST /v1/artwork` that did not finish within its
 // `Prefer: wait` answers from, once the work it started has ended.
 
-extension ArtworkApp {
-  /// 200 with the artwork (as `POST /v1/artwork` answers it) once made; 202 with `Retry-After`
-  /// while this replica makes it; the problem when the source failed; 404 when the result is
-  /// not known here (never asked, forgotten, or made on another replica: POST again).
-  func artworkResult(_ request: HTTPRequest) async throws(ArtworkError) -> HTTPResponse {
+/// 200 with the artwork (as `POST /v1/artwork` answers it) once made; 202 with `Retry-After`
+/// while this replica makes it; the problem when the source failed; 404 when the result is
+/// not known here (never asked, forgotten, or made on another replica: POST again).
+struct ArtworkResultHandler: RouteHandler {
+  let urlArtwork: URLArtwork
+  let response: ArtworkResponse
+
+  func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
     let id = request.pathParameter("id") ?? ""
-    let known = try await artworkResults.known(id: id)
-    if case .ready(let answer, let url, let age) = known, await isStored(answer) {
-      return artworkResponse(answer, sourceURL: url, age: age, status: 200)
+    let known = try await urlArtwork.results.known(id: id)
+    if case .ready(let answer, let url, let age) = known, await urlArtwork.isStored(answer) {
+      return response.make(answer, sourceURL: url, age: age, status: 200)
     }
     if case .running = known {
       return JSONResponse.make(

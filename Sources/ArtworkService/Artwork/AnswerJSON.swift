@@ -2,12 +2,12 @@ import ArtworkCore
 import ImageWorkers
 import SafeFetch
 
-// The JSON bodies of successful answers, in the documented key order.
-
-extension ArtworkApp {
+/// The JSON bodies of successful answers, in the documented key order (the CLI prints the same
+/// objects).
+public enum AnswerJSON {
   /// The answer for created artwork; its first three keys merge into an activity's content.
   /// `location` is the hosted URL (service) or a file path (CLI `process`).
-  public static func artworkJSON(_ answer: ArtworkAnswer, location: String, sourceURL: String?)
+  public static func artwork(_ answer: ArtworkAnswer, location: String, sourceURL: String?)
     -> JSONValue
   {
     .object([
@@ -19,16 +19,16 @@ extension ArtworkApp {
       ("format", .string(answer.format)),
       ("bytes", .int(answer.bytes)),
       ("average_color", .string(answer.averageColor)),
-      ("source", sourceJSON(answer.source, url: sourceURL)),
+      ("source", source(answer.source, url: sourceURL)),
     ])
   }
 
   /// The body `POST /v1/thumbhash` answers for `computed` (the CLI prints the same object).
-  public static func thumbHashJSON(_ computed: ComputedThumbHash, sourceURL: String?) -> JSONValue {
-    thumbHashJSON(ThumbHashAnswer(computed), sourceURL: sourceURL)
+  public static func thumbHash(_ computed: ComputedThumbHash, sourceURL: String?) -> JSONValue {
+    thumbHash(ThumbHashAnswer(computed), sourceURL: sourceURL)
   }
 
-  static func thumbHashJSON(_ answer: ThumbHashAnswer, sourceURL: String?) -> JSONValue {
+  static func thumbHash(_ answer: ThumbHashAnswer, sourceURL: String?) -> JSONValue {
     .object([
       ("thumbhash", .string(answer.thumbHash)),
       ("width", .int(answer.source.width)),
@@ -36,7 +36,7 @@ extension ArtworkApp {
       ("average_color", .string(answer.averageColor)),
       // The image's own ratio; the hash keeps only an approximation (0.714 for 2:3).
       ("aspect_ratio", .double(aspectRatio(answer.source))),
-      ("source", sourceJSON(answer.source, url: sourceURL)),
+      ("source", source(answer.source, url: sourceURL)),
     ])
   }
 
@@ -46,7 +46,7 @@ extension ArtworkApp {
     return (Double(source.width) / Double(source.height) * 10_000).rounded() / 10_000
   }
 
-  static func sourceJSON(_ source: SourceFacts, url: String?) -> JSONValue {
+  static func source(_ source: SourceFacts, url: String?) -> JSONValue {
     var members: [(String, JSONValue)] = []
     if let url { members.append(("url", .string(url))) }
     members += [
@@ -60,7 +60,7 @@ extension ArtworkApp {
 
   /// `/v1/check`'s answer. The URL is echoed as its caller sent it; the reasons and advice,
   /// which may quote redirect targets and library messages, carry no secret query value.
-  static func reportJSON(_ report: ReachabilityReport, secrets: SecretParameters) -> JSONValue {
+  static func report(_ report: ReachabilityReport, secrets: SecretParameters) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("url", .string(report.url)),
       ("ok", .bool(report.ok)),

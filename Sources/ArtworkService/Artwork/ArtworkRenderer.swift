@@ -1,0 +1,37 @@
+import ArtworkCore
+import Foundation
+import ImageWorkers
+import Storage
+
+/// Source bytes rendered for a request's options (in a worker) and stored, with their facts.
+struct ArtworkRenderer: Sendable {
+  let processor: ArtworkProcessor
+  let storage: any ArtworkStorage
+  let facts: ImageFactsStore
+  let metrics: Metrics
+  let secrets: SecretParameters
+
+  /// Renders `bytes` for `options` and stores the result; answers once the object is durably
+  /// stored (nothing acknowledged is ever lost). An upload's `admission` is given back once
+  /// its image is rendered: the next upload may come in while this one is stored. A new
+  /// object's facts (`ImageFacts`, with `sourceURL` redacted) are stored beside it first.
+  func renderAndStore(
+    _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
+    admission: WorkerPool.Admission? = nil, sourceURL: String? = nil
+  ) async throws(ArtworkError) -> ArtworkAnswer {
+    let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+    admission?.release()
+    metrics.recordStages(created.timings)
+    let storing = ContinuousClock.now
+    let answer = ArtworkAnswer(created, shape: options.shape)
+    if try await storage.put(created.key, bytes: created.bytes) {
+      metrics.recordArtworkCreated(bytes: created.bytes.count)
+      await facts.store(
+        ImageFacts(
+          answer, createdAt: Date().timeIntervalSince1970,
+          sourceURL: sourceURL.map(secrets.redacted)), of: created.key)
+    }
+    metrics.recordStage("store", ContinuousClock.now - storing)
+    return answer
+  }
+}

@@ -1,0 +1,56 @@
+import ArtworkCore
+import HTTP
+import ImageWorkers
+
+/// The head checks of the write routes, before any body byte is read: what the body's form
+/// must be, and an upload's admission to the image workers.
+enum BodyCheck {
+  /// `POST /v1/artwork` and `POST /v1/thumbhash`: the input form (415), then an upload's
+  /// admission to the image workers (503 when the workers and their queue are spoken for). The
+  /// admission is held until its image is rendered, so upload bodies in memory never outnumber
+  /// what the workers and the queue can take.
+  static func upload(_ head: HTTPRequestHead, workers: WorkerPool) throws(ArtworkError)
+    -> WriteContext
+  {
+    let form = try InputForm(contentType: head.headers["Content-Type"])
+    // A JSON body names a URL whose result may be remembered: it is admitted when its image
+    // has been fetched.
+    guard form != .json else { return WriteContext(form: form) }
+    guard let admission = workers.admit() else {
+      throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
+    }
+    return WriteContext(form: form, admission: admission)
+  }
+
+  /// `POST /v1/check` and `POST /v1/content`: a JSON body, else 415 with `refusal`, which says
+  /// what the route takes.
+  static func json(_ head: HTTPRequestHead, refusal: String) throws(ArtworkError)
+    -> WriteContext
+  {
+    guard (try? InputForm(contentType: head.headers["Content-Type"])) == .json else {
+      throw ArtworkError(.unsupportedMediaType, refusal)
+    }
+    return WriteContext(form: .json)
+  }
+}
+
+/// The largest request body a POST with an image may have: the image limit plus room for
+/// multipart framing. Larger bodies are refused with 413 before they are read.
+struct UploadLimit: Sendable {
+  /// `ARTWORK_MAX_SOURCE_BYTES`.
+  let maxSourceBytes: Int
+
+  var bodyBytes: Int { maxSourceBytes + ServiceConfig.formOverhead }
+
+  /// The 413 detail for an upload whose body is over the limit, quoting the documented image
+  /// limit rather than the body allowance (which adds room for multipart framing).
+  func tooLarge(declared: Int?) -> String {
+    let limit = ByteCount.text(maxSourceBytes)
+    let setting = "(ARTWORK_MAX_SOURCE_BYTES; the upload's form framing is allowed on top)"
+    guard let declared else {
+      return "The uploaded body is larger than an image may be: at most \(limit) \(setting)."
+    }
+    return
+      "The uploaded body is \(ByteCount.text(declared)); an image may be at most \(limit) \(setting)."
+  }
+}

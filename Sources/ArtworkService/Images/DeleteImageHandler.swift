@@ -1,0 +1,56 @@
+import ArtworkCore
+import Foundation
+import HTTP
+import Storage
+
+// `DELETE /v1/images/{id}.{ext}`: a hosted image removed on request. docs/ARCHITECTURE.md walks
+// it; the README states what every replica sees, and when.
+
+/// The bearer token was checked with the head: 404 when nothing is stored under the name (a
+/// second DELETE included); else everything that answers the image goes, in an order that a
+/// failure part-way can be retried from (the object last), and 204.
+struct DeleteImageHandler: RouteHandler {
+  let storage: any ArtworkStorage
+  /// The URL results that answer each hosted image.
+  let index: ImageIndex
+  /// What this process remembers of an image.
+  let memory: DeletedImageMemory
+  let metrics: Metrics
+  let logger: Logger
+
+  func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
+    let name = request.pathParameter("name") ?? ""
+    guard let key = ArtworkKey(fileName: name) else {
+      throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
+    }
+    guard try await storage.head(key) != nil else {
+      throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
+    }
+    // 1. The URL results that answer it, in storage (through its index) and here.
+    for recordName in try await index.names(key.id) {
+      try await storage.deleteRecord(recordName)
+    }
+    try await index.remove(key.id)
+    try await memory.forgetHostedThumbHash(key)
+    // 2. Its facts, then the object itself.
+    try await storage.deleteRecord(ImageFacts.recordName(key.id))
+    guard try await storage.delete(key) else {
+      // Another request deleted it meanwhile: that one answers 204.
+      throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
+    }
+    // 3. What this replica holds in memory, then the notice for the others.
+    await memory.forget(key)
+    do throws(ArtworkError) {
+      try await storage.putDeletionNotice(DeletionNotice(key: key, at: Date()).name)
+    } catch {
+      // The object is gone: the others' memory holds it at most until its hot-cache entry
+      // expires, and their stored results are gone already. Logged, not answered.
+      logger.error(
+        "a deletion notice could not be stored",
+        ["image": .string(key.fileName), "error": .string(error.internalDetail ?? error.detail)])
+    }
+    metrics.recordImageDeleted()
+    logger.info("image deleted", ["image": .string(key.fileName)])
+    return HTTPResponse(status: 204, headers: HTTPHeaders(), body: .empty)
+  }
+}

@@ -1,0 +1,26 @@
+import ArtworkCore
+import HTTP
+import Storage
+
+/// `GET /readyz`: 200 when storage can take a new object now, else 503 saying why in words
+/// (the specifics go to the log, at most once a minute while the problem lasts).
+struct ReadinessHandler: RouteHandler {
+  let storage: any ArtworkStorage
+  /// Readiness failures: the storage problem's specifics, logged at most once a minute.
+  let log: RateLimitedLog
+
+  func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
+    if let problem = await storage.readinessProblem() {
+      log.note(["problem": .string(problem.detail)])
+      throw ArtworkError(.storageUnavailable, "Not ready: \(problem.summary).", retryAfter: 5)
+    }
+    return JSONResponse.make(200, .object([("status", .string("ready"))]))
+  }
+}
+
+/// `GET /healthz`: 200 while the process serves.
+struct HealthHandler: RouteHandler {
+  func handle(_ request: HTTPRequest, _ context: Void) -> HTTPResponse {
+    JSONResponse.make(200, .object([("status", .string("ok"))]))
+  }
+}

@@ -1,0 +1,32 @@
+import ArtworkCore
+
+/// The one wait flow of the routes that honour `Prefer: wait=N` (`POST /v1/artwork` with a
+/// URL, `POST /v1/content`): the wait granted within the handler's deadline; an answer memory
+/// holds, given at once without a race against the wait; else the work in a task of its own,
+/// waited for at most the granted seconds.
+struct CallerWait: Sendable {
+  /// `ARTWORK_HANDLER_TIMEOUT`: a wait is cut to end two seconds before it.
+  let handlerTimeout: Duration
+  let bounded: BoundedWait
+
+  /// The caller's wait within the handler's deadline, less two seconds to answer in: a wait the
+  /// deadline would cut short gets the pushable answer, not a 503.
+  func granted(_ wait: Int?) -> Int? {
+    guard let wait, handlerTimeout > .zero else { return wait }
+    return min(wait, max(0, Int(handlerTimeout.components.seconds) - 2))
+  }
+
+  /// What the caller gets within `seconds`: what `remembered` holds (its throw a remembered
+  /// failure) without waiting on anything, else `work`'s end or `.pending`, the work going on.
+  func outcome<Value: Sendable>(
+    within seconds: Int, remembered: () throws(ArtworkError) -> Value?,
+    _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
+  ) async -> BoundedWait.Outcome<Value> {
+    do throws(ArtworkError) {
+      if let value = try remembered() { return .finished(.success(value)) }
+    } catch {
+      return .finished(.failure(error))
+    }
+    return await bounded.run(atMost: seconds, work)
+  }
+}
