@@ -125,7 +125,7 @@ enum ProcessCommand: BatchCommand {
       }
     }
     let answer = AnswerJSON.artwork(
-      ArtworkAnswer(created, shape: options.shape), location: path, sourceURL: source.url)
+      ArtworkAnswer(created), location: path, sourceURL: source.url)
     guard case .object(let members) = answer else { return [("path", .string(path))] }
     return members + [("path", .string(path))]
   }

@@ -1,42 +1,35 @@
 import ArtworkCore
 import ImageWorkers
 
-/// The answer of `POST /v1/artwork`, whatever the source (and the result remembered per URL).
+/// The answer of `POST /v1/artwork`, whatever the source (and the result remembered per URL):
+/// the image's record and the source it was made from. Coded flat, as one object (the stored
+/// results' format).
+@dynamicMemberLookup
 public struct ArtworkAnswer: Codable, Sendable, Equatable {
-  var fileName: String
-  var shape: String
-  var format: String
-  var width: Int
-  var height: Int
-  var bytes: Int
-  var thumbHash: String
-  var averageColor: String
+  var image: ImageRecord
   var source: SourceFacts
-}
 
-/// Facts about the source image of an answer.
-struct SourceFacts: Codable, Sendable, Equatable {
-  var format: String
-  var width: Int
-  var height: Int
-  var bytes: Int
-}
-
-extension SourceFacts {
-  init(_ info: SourceInfo) {
-    self.init(
-      format: info.format.rawValue, width: info.width, height: info.height, bytes: info.bytes)
+  public subscript<Value>(dynamicMember member: KeyPath<ImageRecord, Value>) -> Value {
+    image[keyPath: member]
   }
-}
 
-extension ArtworkAnswer {
-  /// The answer for artwork just created for `shape`.
-  public init(_ created: CreatedArtwork, shape: Shape) {
-    self.init(
-      fileName: created.key.fileName, shape: shape.rawValue,
-      format: created.format.rawValue, width: created.width,
-      height: created.height, bytes: created.bytes.count,
-      thumbHash: created.thumbHash, averageColor: created.averageColor,
-      source: SourceFacts(created.source))
+  /// The answer for artwork just created.
+  public init(_ created: CreatedArtwork) {
+    image = created.record
+    source = SourceFacts(created.source)
+  }
+
+  private enum CodingKeys: String, CodingKey { case source }
+
+  public init(from decoder: any Decoder) throws {
+    image = try ImageRecord(from: decoder)
+    source = try decoder.container(keyedBy: CodingKeys.self).decode(
+      SourceFacts.self, forKey: .source)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    try image.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(source, forKey: .source)
   }
 }

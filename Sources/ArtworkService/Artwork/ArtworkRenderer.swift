@@ -23,7 +23,7 @@ struct ArtworkRenderer: Sendable {
     admission?.release()
     metrics.recordStages(created.timings)
     let storing = ContinuousClock.now
-    let answer = ArtworkAnswer(created, shape: options.shape)
+    let answer = ArtworkAnswer(created)
     if try await storage.put(created.key, bytes: created.bytes) {
       metrics.recordArtworkCreated(bytes: created.bytes.count)
       await facts.store(

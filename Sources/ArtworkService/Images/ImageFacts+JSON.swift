@@ -4,15 +4,15 @@ extension ImageFacts {
   /// The body of `GET /v1/images/{id}.json`: `POST /v1/artwork`'s names for the same facts.
   func json(urls: HostedURLs) -> JSONValue {
     var members: [(String, JSONValue)] = [
-      ("id", .string(String(fileName.prefix { $0 != "." }))),
-      ("image_url", .string(urls.url(fileName: fileName))),
-      ("image_shape", .string(shape)),
-      ("image_thumbhash", .string(thumbHash)),
-      ("width", .int(width)),
-      ("height", .int(height)),
-      ("format", .string(format)),
-      ("bytes", .int(bytes)),
-      ("average_color", .string(averageColor)),
+      ("id", .string(String(image.fileName.prefix { $0 != "." }))),
+      ("image_url", .string(urls.url(fileName: image.fileName))),
+      ("image_shape", .string(image.shape)),
+      ("image_thumbhash", .string(image.thumbHash)),
+      ("width", .int(image.width)),
+      ("height", .int(image.height)),
+      ("format", .string(image.format)),
+      ("bytes", .int(image.bytes)),
+      ("average_color", .string(image.averageColor)),
       ("created_at", createdAt.map { .string(ImageFacts.timestamp($0)) } ?? .null),
       ("source_url", sourceURL.map(JSONValue.string) ?? .null),
     ]

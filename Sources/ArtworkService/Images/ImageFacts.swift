@@ -5,21 +5,14 @@ import ImageWorkers
 /// The facts of one hosted image, as `GET /v1/images/{id}.json` answers them: stored as a
 /// record beside the object when it is created (before its 201 is answered), or, for an image
 /// stored before facts were kept, worked out from its bytes once and then stored.
+@dynamicMemberLookup
 struct ImageFacts: StoredRecord, Sendable, Equatable {
   static var currentVersion: Int { 1 }
 
   var version: Int = Self.currentVersion
-  /// `{id}.{ext}`.
-  var fileName: String
-  /// `square`, `poster` or `circle`; worked out from the size and format when the facts were
-  /// made from the bytes (`inferred`).
-  var shape: String
-  var format: String
-  var width: Int
-  var height: Int
-  var bytes: Int
-  var thumbHash: String
-  var averageColor: String
+  /// The image; its shape worked out from the size and format when the facts were made from
+  /// the bytes (`inferred`).
+  var image: ImageRecord
   /// When the image was created, seconds since 1970; nil when it was stored before facts were
   /// kept.
   var createdAt: Double?
@@ -30,19 +23,16 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
   /// True when the facts were worked out from the stored bytes, not kept at creation.
   var inferred: Bool?
 
+  subscript<Value>(dynamicMember member: KeyPath<ImageRecord, Value>) -> Value {
+    image[keyPath: member]
+  }
+
   /// The record name of `id`'s facts (one id is one object, whatever its extension).
   static func recordName(_ id: ArtworkID) -> String { "image-facts/\(id.hex)" }
 
   /// The facts of an image just created from `sourceURL` (already redacted).
   init(_ answer: ArtworkAnswer, createdAt: Double, sourceURL: String?) {
-    fileName = answer.fileName
-    shape = answer.shape
-    format = answer.format
-    width = answer.width
-    height = answer.height
-    bytes = answer.bytes
-    thumbHash = answer.thumbHash
-    averageColor = answer.averageColor
+    image = answer.image
     self.createdAt = createdAt
     self.sourceURL = sourceURL
     source = answer.source
@@ -52,17 +42,39 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
   /// a worker, as `POST /v1/artwork` computes it) and its size; the shape inferred (a circle is
   /// always a square PNG, a poster never square).
   init(_ key: ArtworkKey, computed: ComputedThumbHash) {
-    fileName = key.fileName
     let stored = computed.source
     let square = stored.width == stored.height
-    shape = square ? (key.format == .png ? "circle" : "square") : "poster"
-    format = key.format.rawValue
-    width = stored.width
-    height = stored.height
-    bytes = stored.bytes
-    thumbHash = computed.thumbHash
-    averageColor = computed.averageColor
+    image = ImageRecord(
+      fileName: key.fileName,
+      shape: square ? (key.format == .png ? "circle" : "square") : "poster",
+      format: key.format.rawValue, width: stored.width, height: stored.height,
+      bytes: stored.bytes, thumbHash: computed.thumbHash, averageColor: computed.averageColor)
     inferred = true
+  }
+
+  // Coded flat, as one object: the image's members beside these (the stored facts' format).
+  private enum CodingKeys: String, CodingKey {
+    case version, createdAt, sourceURL, source, inferred
+  }
+
+  init(from decoder: any Decoder) throws {
+    image = try ImageRecord(from: decoder)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    version = try container.decode(Int.self, forKey: .version)
+    createdAt = try container.decodeIfPresent(Double.self, forKey: .createdAt)
+    sourceURL = try container.decodeIfPresent(String.self, forKey: .sourceURL)
+    source = try container.decodeIfPresent(SourceFacts.self, forKey: .source)
+    inferred = try container.decodeIfPresent(Bool.self, forKey: .inferred)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    try image.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(version, forKey: .version)
+    try container.encodeIfPresent(createdAt, forKey: .createdAt)
+    try container.encodeIfPresent(sourceURL, forKey: .sourceURL)
+    try container.encodeIfPresent(source, forKey: .source)
+    try container.encodeIfPresent(inferred, forKey: .inferred)
   }
 
   /// RFC 3339 in UTC, to the second (`2026-12-02T04:25:05Z`).

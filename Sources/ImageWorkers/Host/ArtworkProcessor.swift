@@ -67,7 +67,7 @@ public final class ArtworkProcessor: Sendable {
     _ = try validate(bytes, declaredType: declaredType)
     let (answer, output) = try await workers.run(.render(options), on: bytes, limits: limits)
     switch answer {
-    case .rendered(let facts): return try CreatedArtwork(facts, bytes: output)
+    case .rendered(let facts): return try CreatedArtwork(facts, bytes: output, shape: options.shape)
     default: throw Self.unexpected(answer)
     }
   }

@@ -2,29 +2,30 @@ import ArtworkCore
 import Imaging
 import ThumbHashCodec
 
-/// What `ArtworkProcessor.render` made: the object to store and everything the answer reports.
+/// What `ArtworkProcessor.render` made: the object to store and the record every answer about
+/// it reports (its members read through this value: `created.width`).
+@dynamicMemberLookup
 public struct CreatedArtwork: Sendable {
   /// Where the rendered bytes are stored (their content hash, computed by the service itself).
   public var key: ArtworkKey
-  /// The encoded image, at most 2,000,000 bytes, with no metadata.
+  /// The encoded image, at most 2,000,000 bytes, with no metadata (PNG when any pixel is not
+  /// fully opaque, JPEG otherwise).
   public var bytes: [UInt8]
-  /// PNG when any pixel is not fully opaque, JPEG otherwise.
-  public var format: StoredFormat
-  /// The stored image's size in pixels.
-  public var width: Int
-  public var height: Int
+  /// The stored image as the answers report it.
+  public var record: ImageRecord
   /// The source as it was read.
   public var source: SourceInfo
   /// How long each stage took in the worker.
   public var timings: StageTimings
-  /// The ThumbHash of the stored image, base64.
-  public var thumbHash: String
-  /// The ThumbHash's average colour, `#rrggbb`.
-  public var averageColor: String
 
-  /// A worker's rendering, checked: the bytes are as many as it said and start as the format it
-  /// named, and the ThumbHash decodes. The key is the SHA-256 of the bytes, computed here.
-  init(_ facts: RenderFacts, bytes: [UInt8]) throws(ArtworkError) {
+  public subscript<Value>(dynamicMember member: KeyPath<ImageRecord, Value>) -> Value {
+    record[keyPath: member]
+  }
+
+  /// A worker's rendering for `shape`, checked: the bytes are as many as it said and start as
+  /// the format it named, and the ThumbHash decodes. The key is the SHA-256 of the bytes,
+  /// computed here.
+  init(_ facts: RenderFacts, bytes: [UInt8], shape: Shape) throws(ArtworkError) {
     let looksRight =
       switch facts.format {
       case .jpeg: bytes.starts(with: [0xFF, 0xD8, 0xFF])
@@ -39,13 +40,12 @@ public struct CreatedArtwork: Sendable {
     let summary = try ThumbHashSummary(facts.hash)
     key = ArtworkKey(id: ArtworkID(hex: SHA256.hex(bytes))!, format: facts.format)
     self.bytes = bytes
-    format = facts.format
-    width = facts.width
-    height = facts.height
+    record = ImageRecord(
+      fileName: key.fileName, shape: shape.rawValue, format: facts.format.rawValue,
+      width: facts.width, height: facts.height, bytes: bytes.count,
+      thumbHash: summary.base64, averageColor: summary.averageColor)
     source = facts.source
     timings = facts.timings
-    thumbHash = summary.base64
-    averageColor = summary.averageColor
   }
 }
 

@@ -52,7 +52,7 @@ public enum JobRunner {
     guard case .rendered(let facts) = answer else {
       throw ArtworkError(.internal, "The image could not be framed.")
     }
-    return try CreatedArtwork(facts, bytes: output)
+    return try CreatedArtwork(facts, bytes: output, shape: options.shape)
   }
 
   /// The fuzz target's one input: every job a source can meet (both crops of a poster, a
