@@ -26,62 +26,81 @@ struct ContentDocument: Sendable {
   let members: [JSONMemberSpan]
   /// Where the content object is in `bytes` (all of it, unless the body is a push body).
   let contentRange: Range<Int>
-  /// `image_url`.
-  let imageURL: ImageURL
-  /// `image_shape` when sent as a string (checked: `poster`, `square` or `circle`).
-  let shape: String?
 
-  /// Reads `bytes` and checks the relay's rules: an object (or a push body with a `content`
-  /// object), image fields only on the templates with an image slot, `image_url` a string or
-  /// null, `image_shape` one of the three shapes, `image_thumbhash` null or a ThumbHash.
-  /// `checkingThumbHash: false` takes any string as `image_thumbhash` (one a caller did not
-  /// send but holds from before); `checkingRules: false` reads without any check (the content
-  /// a relay has stored, judged when it was sent).
+  /// A document whose members were found already (read, or written by `ContentUpdate`),
+  /// unchecked.
+  init(bytes: [UInt8], members: [JSONMemberSpan], contentRange: Range<Int>) {
+    self.bytes = bytes
+    self.members = members
+    self.contentRange = contentRange
+  }
+
+  /// Reads `bytes` (once) and checks the relay's rules (`checkRules`); `checkingRules: false`
+  /// reads without any check (the content a relay has stored, judged when it was sent).
   init(parsing bytes: [UInt8], checkingRules: Bool = true, checkingThumbHash: Bool = true)
     throws(ArtworkError)
   {
-    let document: JSONValue
+    let text = try Self.read(bytes)
+    try self.init(text, valueAt: text.start..<bytes.count)
+    if checkingRules { try checkRules(thumbHash: checkingThumbHash) }
+  }
+
+  /// The body as JSON text, read once; a 400 when it is not JSON.
+  static func read(_ bytes: [UInt8]) throws(ArtworkError) -> JSONText {
     do throws(JSONSyntaxError) {
-      document = try JSONValue(parsing: bytes)
+      return try JSONText(parsing: bytes)
     } catch {
       throw ArtworkError(.badRequest, "The body is not valid JSON: \(error).")
     }
-    let start = Self.start(bytes)
-    var contentRange = start..<bytes.count
-    guard case .object = document,
-      var members = JSONValue.memberSpans(in: bytes, objectAt: start)
-    else {
+  }
+
+  /// The document that is the value at `range` of `text` (its bytes those of the range), from
+  /// what reading `text` found: an object, or a push body with a `content` object. Unchecked.
+  init(_ text: JSONText, valueAt range: Range<Int>) throws(ArtworkError) {
+    guard var members = text.members(ofObjectAt: range.lowerBound) else {
       throw ArtworkError(
         .badRequest,
         "Send a Live Activity content object, or a push body with a \"content\" object.")
     }
+    var contentRange = range
     // A push body: the content object inside it is the document's content.
     if let inner = members.first(where: { $0.key.utf8.elementsEqual("content".utf8) }),
-      case .object = inner.value
+      case .object = inner.value, let spans = text.members(ofObjectAt: inner.valueRange.lowerBound)
     {
-      guard let spans = JSONValue.memberSpans(in: bytes, objectAt: inner.valueRange.lowerBound)
-      else { throw ArtworkError(.badRequest, "The \"content\" object could not be read.") }
       members = spans
       contentRange = inner.valueRange
     }
-    self.bytes = bytes
-    self.members = members
-    self.contentRange = contentRange
-    let value = { (key: String) in Self.member(key, of: members) }
-    guard checkingRules else {
-      if case .string(let url) = value("image_url") {
-        imageURL = .url(url)
-      } else {
-        imageURL = value("image_url") == .null ? .null : .absent
-      }
-      if case .string(let text) = value("image_shape") {
-        shape = text.lowercased()
-      } else {
-        shape = nil
-      }
-      return
-    }
+    let shift = -range.lowerBound
+    let whole = range == text.start..<text.bytes.count
+    self.init(
+      bytes: whole ? text.bytes : Array(text.bytes[range]),
+      members: whole ? members : members.map { $0.moved(by: shift) },
+      contentRange: whole
+        ? contentRange : contentRange.lowerBound + shift..<contentRange.upperBound + shift)
+  }
 
+  /// `image_url`.
+  var imageURL: ImageURL {
+    switch value(of: "image_url") {
+    case .string(let url)?: .url(url)
+    case .null?: .null
+    default: .absent
+    }
+  }
+
+  /// `image_shape` when sent as a string, in lower case (`checkRules` allows only `poster`,
+  /// `square` or `circle`).
+  var shape: String? {
+    guard case .string(let text)? = value(of: "image_shape") else { return nil }
+    return text.lowercased()
+  }
+
+  /// The relay's rules: image fields only on the templates with an image slot, `image_url` a
+  /// string or null, `image_shape` one of the three shapes, `image_thumbhash` null or a
+  /// ThumbHash. `thumbHash: false` takes any string as `image_thumbhash` (one a caller did not
+  /// send but holds from before).
+  func checkRules(thumbHash: Bool = true) throws(ArtworkError) {
+    let value = { (key: String) in self.value(of: key) }
     switch value("template") {
     case nil, .string: break
     default:
@@ -98,17 +117,15 @@ struct ContentDocument: Sendable {
       )
     }
     switch value("image_url") {
-    case nil: imageURL = .absent
-    case .null: imageURL = .null
-    case .string(let url): imageURL = .url(url)
+    case nil, .null, .string: break
     default:
       throw ArtworkError(
         .unprocessableContent, "image_url must be a string (an image URL) or null.")
     }
     switch value("image_shape") {
-    case nil, .null: shape = nil
+    case nil, .null: break
     // Any case, as POST /v1/artwork's shape: the answer writes it lower case, as the relay has it.
-    case .string(let text) where Self.shapes.contains(text.lowercased()): shape = text.lowercased()
+    case .string(let text) where Self.shapes.contains(text.lowercased()): break
     case .string(let text):
       throw ArtworkError(
         .unprocessableContent,
@@ -119,83 +136,96 @@ struct ContentDocument: Sendable {
     }
     switch value("image_thumbhash") {
     case nil, .null: break
-    case .string(let hash): if checkingThumbHash { try ThumbHashField.check(hash) }
+    case .string(let hash): if thumbHash { try ThumbHashField.check(hash) }
     default:
       throw ArtworkError(
         .unprocessableContent, "image_thumbhash must be a string (a ThumbHash) or null.")
     }
   }
 
-  /// The document with `image_url` set to `url` (when given) and `image_thumbhash` to `hash`
-  /// (replacing any hash sent, which may describe another image; added after `image_url` when
-  /// absent). Nothing else changes.
-  func filled(imageURL url: String?, thumbHash hash: String) -> [UInt8] {
+  /// What `POST /v1/content` answers: the body, and its three image fields (for
+  /// `Artwork-Changed`).
+  struct Answer: Sendable {
+    var bytes: [UInt8]
+    var imageFields: [JSONValue?]
+  }
+
+  /// The document as answered: `image_url` set to `url` (when given) and `image_thumbhash` to
+  /// `hash` (when given: replacing any hash sent, which may describe another image; added after
+  /// `image_url` when absent), and `image_shape` written lower case when it was sent in another
+  /// case (the relay knows only `poster`, `square` and `circle`). Nothing else changes.
+  func answered(imageURL url: String? = nil, thumbHash hash: String? = nil) -> Answer {
     var edits: [(range: Range<Int>, text: [UInt8])] = []
-    let urlMember = members.first { $0.key.utf8.elementsEqual("image_url".utf8) }
-    if let url, let urlMember { edits.append((urlMember.valueRange, Self.quoted(url))) }
-    if let existing = members.first(where: { $0.key.utf8.elementsEqual("image_thumbhash".utf8) }) {
-      edits.append((existing.valueRange, Self.quoted(hash)))
-    } else if let urlMember {
-      let end = urlMember.member.upperBound
-      edits.append((end..<end, Array(",\"image_thumbhash\":".utf8) + Self.quoted(hash)))
+    var fields = imageFields
+    let urlMember = member("image_url")
+    if let url, let urlMember {
+      edits.append((urlMember.valueRange, Self.quoted(url)))
+      fields[0] = .string(url)
+    }
+    if let hash {
+      if let existing = member("image_thumbhash") {
+        edits.append((existing.valueRange, Self.quoted(hash)))
+        fields[2] = .string(hash)
+      } else if let urlMember {
+        let end = urlMember.member.upperBound
+        edits.append((end..<end, Array(",\"image_thumbhash\":".utf8) + Self.quoted(hash)))
+        fields[2] = .string(hash)
+      }
+    }
+    if let shapeMember = member("image_shape"), case .string(let text) = shapeMember.value,
+      text != text.lowercased(), Self.shapes.contains(text.lowercased())
+    {
+      edits.append((shapeMember.valueRange, Self.quoted(text.lowercased())))
     }
     var out = bytes
     for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
       out.replaceSubrange(edit.range, with: edit.text)
     }
-    return out
+    return Answer(bytes: out, imageFields: fields)
   }
 
   /// The three shapes, as the relay writes them.
   static let shapes = ["poster", "square", "circle"]
 
-  /// The body with `image_shape` written lower case when it was sent in another case (the
-  /// relay knows only `poster`, `square` and `circle`); as it is otherwise.
-  func lowercasingShape() -> [UInt8] {
-    guard let member = members.first(where: { $0.key.utf8.elementsEqual("image_shape".utf8) }),
-      case .string(let text) = member.value, text != text.lowercased(),
-      Self.shapes.contains(text.lowercased())
-    else { return bytes }
-    var out = bytes
-    out.replaceSubrange(member.valueRange, with: Self.quoted(text.lowercased()))
-    return out
-  }
-
   /// The value of the content object's member `key`, when sent.
-  func value(of key: String) -> JSONValue? { Self.member(key, of: members) }
+  func value(of key: String) -> JSONValue? { member(key)?.value }
 
   /// The three image fields as sent (nil for one not sent), to tell whether the artwork changed.
   var imageFields: [JSONValue?] { Self.imageFields.map { value(of: $0) } }
 
   /// The body with the content object's members `keys` taken out; every other byte as sent.
   func removing(_ keys: [String]) -> [UInt8] {
-    // One member at a time, each with the comma that separated it from a neighbour.
-    var out = bytes
-    var current = self
-    while let index = current.members.firstIndex(where: { member in
+    // Each member goes with the comma between it and a neighbour that stays: the next one when
+    // there is one, else the one before. Cuts of neighbours may overlap; their union goes.
+    var remaining = members
+    var cuts: [Range<Int>] = []
+    while let index = remaining.firstIndex(where: { member in
       keys.contains { $0.utf8.elementsEqual(member.key.utf8) }
     }) {
-      let members = current.members
-      let cut: Range<Int>
-      if index + 1 < members.count {
-        cut = members[index].member.lowerBound..<members[index + 1].member.lowerBound
+      if index + 1 < remaining.count {
+        cuts.append(remaining[index].member.lowerBound..<remaining[index + 1].member.lowerBound)
       } else if index > 0 {
-        cut = members[index - 1].member.upperBound..<members[index].member.upperBound
+        cuts.append(remaining[index - 1].member.upperBound..<remaining[index].member.upperBound)
       } else {
-        cut = members[index].member
+        cuts.append(remaining[index].member)
       }
-      out.removeSubrange(cut)
-      // NOTE: what is left is valid JSON (a member and its comma went together), so it reads.
-      guard let next = try? ContentDocument(parsing: out, checkingRules: false) else { break }
-      current = next
+      remaining.remove(at: index)
+    }
+    var out = bytes
+    var end = Int.max
+    for cut in cuts.sorted(by: { $0.upperBound > $1.upperBound }) {
+      // What an earlier (later-placed) cut took already is gone from `out`.
+      let upper = min(cut.upperBound, end)
+      if cut.lowerBound < upper { out.removeSubrange(cut.lowerBound..<upper) }
+      end = min(end, cut.lowerBound)
     }
     return out
   }
 
   /// Keys compared by code points, as the reader compares them (Swift's `==` would take `"é"`
   /// and `"e\u{301}"`, two keys of one object, for the same).
-  private static func member(_ key: String, of members: [JSONMemberSpan]) -> JSONValue? {
-    members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+  func member(_ key: String) -> JSONMemberSpan? {
+    members.first { $0.key.utf8.elementsEqual(key.utf8) }
   }
 
   /// The offset of the first byte that is not whitespace.

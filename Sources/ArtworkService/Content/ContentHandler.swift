@@ -39,13 +39,17 @@ struct ContentHandler: RouteHandler {
     let query = try Self.contentOptions(request.query)
     var preferences = RequestPreferences(request.headers)
     preferences.wait = wait.granted(preferences.wait)
-    let update = try ContentUpdate(parsing: request.body)
-    let document =
-      if let update {
-        try ContentDocument(parsing: try update.merged(), checkingThumbHash: false)
-      } else {
-        try ContentDocument(parsing: request.body)
-      }
+    // The body is read once; every document below is found in it or written from it.
+    let text = try ContentDocument.read(request.body)
+    let update = try ContentUpdate(text)
+    let document: ContentDocument
+    if let update {
+      document = try update.merged()
+      try document.checkRules(thumbHash: false)
+    } else {
+      document = try ContentDocument(text, valueAt: text.start..<text.bytes.count)
+      try document.checkRules()
+    }
     // An update that does not send image_url carries the stored artwork forward as it is.
     let fill =
       if let update, update.patch.value(of: "image_url") == nil {
@@ -53,21 +57,20 @@ struct ContentHandler: RouteHandler {
       } else {
         try await artworkFill(document, query: query, preferences: preferences)
       }
-    var body: [UInt8]
+    // The answer, its shape written as the relay does.
+    let answered: ContentDocument.Answer
     switch fill.fields {
-    case .unchanged: body = document.bytes
-    case .set(let url, let hash): body = document.filled(imageURL: url, thumbHash: hash)
+    case .unchanged: answered = document.answered()
+    case .set(let url, let hash): answered = document.answered(imageURL: url, thumbHash: hash)
     case .notFilled:
       // What the relay can push now: the stored artwork carries forward (the update form), or
       // the URL that could not be hosted is left out.
       // A sent hash or shape without its image would pair with the relay's old artwork.
-      body =
-        try update?.merged(withoutPatchImage: true)
-        ?? document.removing(ContentDocument.imageFields)
+      answered =
+        try update?.merged(withoutPatchImage: true).answered()
+        ?? ContentDocument.Answer(
+          bytes: document.removing(ContentDocument.imageFields), imageFields: [nil, nil, nil])
     }
-    // The answer read once: its shape written as the relay does, its image fields compared.
-    let answered = try ContentDocument(parsing: body, checkingRules: false)
-    body = answered.lowercasingShape()
     var headers: [(String, String)] = []
     if let status = fill.status {
       headers.append(("Artwork-Status", status))
@@ -81,7 +84,7 @@ struct ContentHandler: RouteHandler {
         Self.comparable(answered.imageFields) != Self.comparable(update.stored.imageFields)
       headers.append(("Artwork-Changed", changed ? "true" : "false"))
     }
-    return JSONResponse.make(200, text: body, headers: headers)
+    return JSONResponse.make(200, text: answered.bytes, headers: headers)
   }
 
   /// The three image fields as compared for `Artwork-Changed`: `image_shape` in lower case.

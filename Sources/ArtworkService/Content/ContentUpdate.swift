@@ -19,18 +19,22 @@ struct ContentUpdate: Sendable {
   /// The patch, checked like a document of its own.
   let patch: ContentDocument
 
-  /// Nil when `bytes` is not the update form (an object with `stored` and `patch` and no other
-  /// member); throws when it is, but a part is not an object or breaks a rule.
+  /// Nil when `bytes` is not the update form (or not JSON); as `init(_:)` otherwise.
   init?(parsing bytes: [UInt8]) throws(ArtworkError) {
-    guard case .object(let members)? = try? JSONValue(parsing: bytes),
+    guard let text = try? JSONText(parsing: bytes) else { return nil }
+    try self.init(text)
+  }
+
+  /// Nil when `text` is not the update form (an object with `stored` and `patch` and no other
+  /// member); throws when it is, but a part is not an object or breaks a rule. Reads nothing
+  /// again: the parts are found where reading `text` found them.
+  init?(_ text: JSONText) throws(ArtworkError) {
+    guard case .object(let members) = text.value,
       members.count == 2,
-      Set(members.map(\.0)) == ["stored", "patch"]
+      Set(members.map(\.0)) == ["stored", "patch"],
+      let spans = text.members(ofObjectAt: text.start)
     else { return nil }
-    guard let spans = JSONValue.memberSpans(in: bytes, objectAt: ContentDocument.start(bytes))
-    else {
-      return nil
-    }
-    func part(_ name: String) throws(ArtworkError) -> [UInt8] {
+    func part(_ name: String) throws(ArtworkError) -> Range<Int> {
       guard let span = spans.first(where: { $0.key.utf8.elementsEqual(name.utf8) }),
         case .object = span.value
       else {
@@ -39,16 +43,21 @@ struct ContentUpdate: Sendable {
           "In the update form, \(name) must be an object: {\"stored\": <the content the relay holds>, \"patch\": <the update as received>}."
         )
       }
-      return Array(bytes[span.valueRange])
+      return span.valueRange
     }
-    stored = try ContentDocument(parsing: try part("stored"), checkingRules: false)
-    patch = try ContentDocument(parsing: try part("patch"))
+    let storedRange = try part("stored")
+    let patchRange = try part("patch")
+    stored = try ContentDocument(text, valueAt: storedRange)
+    patch = try ContentDocument(text, valueAt: patchRange)
+    try patch.checkRules()
   }
 
   /// The merged body, in the patch's shape (see the type's rules); `withoutPatchImage` merges
   /// as if the patch had sent none of the three image fields (the stored artwork carries
-  /// forward: what a relay pushes when the new artwork is not ready).
-  func merged(withoutPatchImage: Bool = false) throws(ArtworkError) -> [UInt8] {
+  /// forward: what a relay pushes when the new artwork is not ready). The result's members are
+  /// known as it is written: it is not read again. Unchecked: the caller checks the rules that
+  /// apply to it.
+  func merged(withoutPatchImage: Bool = false) throws(ArtworkError) -> ContentDocument {
     let sent = { (key: String) -> JSONMemberSpan? in
       if withoutPatchImage, ContentDocument.imageFields.contains(key) { return nil }
       return patch.members.first { $0.key.utf8.elementsEqual(key.utf8) }
@@ -78,12 +87,13 @@ struct ContentUpdate: Sendable {
       dropped.insert("image_thumbhash")
     }
 
-    var out: [(key: String, value: [UInt8])] = []
+    // Each member with the document its value is written in.
+    var out: [(member: JSONMemberSpan, from: ContentDocument)] = []
     for member in stored.members {
       if let replacement = sent(member.key) {
-        if replacement.value != .null { out.append((member.key, patch.text(of: replacement))) }
+        if replacement.value != .null { out.append((replacement, patch)) }
       } else if !dropped.contains(member.key) {
-        out.append((member.key, stored.text(of: member)))
+        out.append((member, stored))
       }
     }
     for member in patch.members where member.value != .null {
@@ -91,19 +101,31 @@ struct ContentUpdate: Sendable {
         !stored.members.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) })
       else { continue }
       if !hasImageSlot, ContentDocument.imageFields.contains(member.key) { continue }
-      out.append((member.key, patch.text(of: member)))
+      out.append((member, patch))
     }
+    // Written into the patch's body in place of its content; each member's place noted.
+    let start = patch.contentRange.lowerBound
     var content: [UInt8] = [UInt8(ascii: "{")]
-    for (index, member) in out.enumerated() {
+    var spans: [JSONMemberSpan] = []
+    for (index, entry) in out.enumerated() {
       if index > 0 { content.append(UInt8(ascii: ",")) }
-      content += JSONValue.string(member.key).bytes
+      let memberStart = start + content.count
+      content += JSONValue.string(entry.member.key).bytes
+      let keyEnd = start + content.count
       content.append(UInt8(ascii: ":"))
-      content += member.value
+      let valueStart = start + content.count
+      content += entry.from.text(of: entry.member)
+      spans.append(
+        JSONMemberSpan(
+          key: entry.member.key, value: entry.member.value,
+          member: memberStart..<start + content.count, keyRange: memberStart..<keyEnd,
+          valueRange: valueStart..<start + content.count))
     }
     content.append(UInt8(ascii: "}"))
     var body = patch.bytes
     body.replaceSubrange(patch.contentRange, with: content)
-    return body
+    return ContentDocument(
+      bytes: body, members: spans, contentRange: start..<start + content.count)
   }
 }
 

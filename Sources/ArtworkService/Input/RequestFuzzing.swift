@@ -44,12 +44,15 @@ package enum RequestFuzzing {
     else { return }
     let hash = "3OcRJYB4d3h/iIeHeEh3eIhw+j2w"
     for url in ["https://example.com/a\"b\\c\u{2028}\u{0}é", nil] {
-      guard
-        let again = try? ContentDocument(parsing: document.filled(imageURL: url, thumbHash: hash))
+      let answer = document.answered(imageURL: url, thumbHash: hash)
+      guard let again = try? ContentDocument(parsing: answer.bytes)
       else { preconditionFailure("a filled document does not read back") }
       precondition(again.imageURL == .url(url ?? sent))
       precondition(again.shape == document.shape)
       precondition(again.value(of: "image_thumbhash") == .string(hash))
+      precondition(
+        ContentHandler.comparable(again.imageFields)
+          == ContentHandler.comparable(answer.imageFields), "the answer's fields are not its own")
       for member in document.members where !["image_url", "image_thumbhash"].contains(member.key) {
         precondition(again.value(of: member.key) == member.value, "\(member.key) changed")
       }
@@ -64,9 +67,12 @@ package enum RequestFuzzing {
     guard let update = try? ContentUpdate(parsing: bytes) else { return }
     for withoutImage in [false, true] {
       guard let merged = try? update.merged(withoutPatchImage: withoutImage) else { continue }
-      guard let document = try? ContentDocument(parsing: merged, checkingRules: false) else {
+      guard let document = try? ContentDocument(parsing: merged.bytes, checkingRules: false) else {
         preconditionFailure("a merged update does not read back")
       }
+      // Where the merge noted each member is where reading finds it.
+      precondition(document.members == merged.members, "a merged member is not where noted")
+      precondition(document.contentRange == merged.contentRange)
       for member in update.patch.members where member.value == .null {
         if withoutImage, ContentDocument.imageFields.contains(member.key) { continue }
         precondition(document.value(of: member.key) == nil, "\(member.key) not cleared")

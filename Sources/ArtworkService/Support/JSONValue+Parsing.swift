@@ -35,30 +35,58 @@ extension JSONValue {
 
 /// One member of an object in JSON text, with where it is: for edits that leave every other
 /// byte as sent (key order, spacing, numbers exactly as written).
-struct JSONMemberSpan: Sendable {
+struct JSONMemberSpan: Sendable, Equatable {
   var key: String
   var value: JSONValue
   /// From the key's opening quote to the end of the value.
   var member: Range<Int>
+  /// The key's text, quotes included, as written (escapes and all).
+  var keyRange: Range<Int>
   /// The value's text.
   var valueRange: Range<Int>
+
+  /// The same member `distance` bytes later in another text.
+  func moved(by distance: Int) -> JSONMemberSpan {
+    JSONMemberSpan(
+      key: key, value: value, member: member.lowerBound + distance..<member.upperBound + distance,
+      keyRange: keyRange.lowerBound + distance..<keyRange.upperBound + distance,
+      valueRange: valueRange.lowerBound + distance..<valueRange.upperBound + distance)
+  }
 }
 
-extension JSONValue {
-  /// The members of the object whose `{` is at `start` in `bytes` (valid JSON text, as
-  /// `init(parsing:)` accepts), in order, with their positions. Nil when `start` is not an
-  /// object or the text does not parse there.
-  static func memberSpans(in bytes: [UInt8], objectAt start: Int) -> [JSONMemberSpan]? {
+/// JSON text read once: its value, and where the members of each of its objects are.
+struct JSONText: Sendable {
+  let bytes: [UInt8]
+  let value: JSONValue
+  /// The offset of the value (after any leading whitespace).
+  let start: Int
+  /// The members of every object in the text, by the offset of its `{`.
+  private let objects: [Int: [JSONMemberSpan]]
+
+  /// Parses `bytes` as `JSONValue(parsing:)` does, keeping where each object's members are.
+  init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
     var reader = JSONReader(bytes: bytes)
-    reader.index = start
-    return try? reader.objectSpans()
+    reader.objects = [:]
+    reader.skipWhitespace()
+    start = reader.index
+    value = try reader.value(depth: 0)
+    reader.skipWhitespace()
+    guard reader.atEnd else { throw reader.error("unexpected text after the JSON value") }
+    self.bytes = bytes
+    objects = reader.objects ?? [:]
   }
+
+  /// The members of the object whose `{` is at `offset`, in order; nil when no object starts
+  /// there.
+  func members(ofObjectAt offset: Int) -> [JSONMemberSpan]? { objects[offset] }
 }
 
 /// A cursor over JSON text; every method leaves `index` after what it read.
 private struct JSONReader {
   let bytes: [UInt8]
   var index = 0
+  /// When not nil, the members of every object read, by the offset of its `{`.
+  var objects: [Int: [JSONMemberSpan]]?
 
   init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -97,12 +125,14 @@ private struct JSONReader {
 
   private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     guard depth <= JSONValue.maxDepth else { throw error("nested too deeply") }
+    let objectStart = index
     index += 1
     var members: [(String, JSONValue)] = []
+    var spans: [JSONMemberSpan] = []
     var seen: Set<[UInt8]> = []
     skipWhitespace()
-    if take(UInt8(ascii: "}")) { return .object(members) }
-    while true {
+    var more = !take(UInt8(ascii: "}"))
+    while more {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw error("expected a quoted key")
       }
@@ -111,39 +141,28 @@ private struct JSONReader {
       guard seen.insert(Array(key.utf8)).inserted else {
         throw JSONSyntaxError(reason: "the key \"\(key)\" appears twice", offset: keyOffset)
       }
-      skipWhitespace()
-      guard take(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
-      skipWhitespace()
-      members.append((key, try value(depth: depth)))
-      skipWhitespace()
-      if take(UInt8(ascii: "}")) { return .object(members) }
-      guard take(UInt8(ascii: ",")) else { throw error("expected ',' or '}' in an object") }
-      skipWhitespace()
-    }
-  }
-
-  /// The members of the object at `index`, with their positions.
-  mutating func objectSpans() throws(JSONSyntaxError) -> [JSONMemberSpan] {
-    guard take(UInt8(ascii: "{")) else { throw error("expected an object") }
-    var spans: [JSONMemberSpan] = []
-    skipWhitespace()
-    if take(UInt8(ascii: "}")) { return spans }
-    while true {
-      let memberStart = index
-      let key = try string()
+      let keyEnd = index
       skipWhitespace()
       guard take(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
       skipWhitespace()
       let valueStart = index
-      let value = try value(depth: 1)
-      spans.append(
-        JSONMemberSpan(
-          key: key, value: value, member: memberStart..<index, valueRange: valueStart..<index))
+      let member = try value(depth: depth)
+      members.append((key, member))
+      if objects != nil {
+        spans.append(
+          JSONMemberSpan(
+            key: key, value: member, member: keyOffset..<index, keyRange: keyOffset..<keyEnd,
+            valueRange: valueStart..<index))
+      }
       skipWhitespace()
-      if take(UInt8(ascii: "}")) { return spans }
-      guard take(UInt8(ascii: ",")) else { throw error("expected ',' or '}' in an object") }
-      skipWhitespace()
+      more = !take(UInt8(ascii: "}"))
+      if more {
+        guard take(UInt8(ascii: ",")) else { throw error("expected ',' or '}' in an object") }
+        skipWhitespace()
+      }
     }
+    if objects != nil { objects?[objectStart] = spans }
+    return .object(members)
   }
 
   private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {

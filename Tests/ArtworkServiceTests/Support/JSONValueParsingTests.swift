@@ -128,4 +128,23 @@ import Testing
     #expect(members["url"] == .string("u") && members["size"] == .number("3"))
     #expect(try parse("[1]").objectMembers == nil)
   }
+
+  /// Read once, the text tells where the members of each of its objects are, keys as written.
+  @Test func jsonTextKeepsWhereEveryObjectsMembersAre() throws {
+    let source = #" {"stored": {"caf\u00e9" : 1}, "patch":{"content":{"a":[{"b":2}]}}} "#
+    let text = try JSONText(parsing: Array(source.utf8))
+    #expect(text.start == 1)
+    let top = try #require(text.members(ofObjectAt: text.start))
+    #expect(top.map(\.key) == ["stored", "patch"])
+    let stored = try #require(text.members(ofObjectAt: top[0].valueRange.lowerBound))
+    #expect(stored.map(\.key) == ["caf\u{E9}"])
+    #expect(String(decoding: text.bytes[stored[0].keyRange], as: UTF8.self) == #""caf\u00e9""#)
+    #expect(String(decoding: text.bytes[stored[0].member], as: UTF8.self) == #""caf\u00e9" : 1"#)
+    let patch = try #require(text.members(ofObjectAt: top[1].valueRange.lowerBound))
+    let content = try #require(text.members(ofObjectAt: patch[0].valueRange.lowerBound))
+    #expect(content.map(\.key) == ["a"])
+    #expect(text.members(ofObjectAt: 0) == nil)
+    #expect(throws: JSONSyntaxError.self) { try JSONText(parsing: Array(#"{"a":1,}"#.utf8)) }
+    #expect(throws: JSONSyntaxError.self) { try JSONText(parsing: Array(#"{"a":1 "b":2}"#.utf8)) }
+  }
 }

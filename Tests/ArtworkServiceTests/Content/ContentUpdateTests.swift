@@ -13,7 +13,7 @@ import Testing
   static func merged(_ patch: String, stored: String = stored) throws -> String {
     let body = #"{"stored":\#(stored),"patch":\#(patch)}"#
     let update = try #require(try ContentUpdate(parsing: Array(body.utf8)))
-    return String(decoding: try update.merged(), as: UTF8.self)
+    return String(decoding: try update.merged().bytes, as: UTF8.self)
   }
 
   static func refusal(_ patch: String) -> ArtworkError? {
