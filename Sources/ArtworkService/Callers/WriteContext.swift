@@ -10,7 +10,7 @@ struct WriteContext: Sendable {
   /// An upload's place among the image workers' jobs (nil for a URL, which may be answered
   /// from memory and is admitted when its image is fetched).
   var admission: WorkerPool.Admission?
-  /// The request as the fast path parsed it (`rememberedArtwork`), so the handler does not
+  /// The request as the fast path parsed it (`answerFromMemory`), so the handler does not
   /// parse it again.
   var parsed: ArtworkRequest?
 

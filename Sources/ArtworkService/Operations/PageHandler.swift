@@ -25,24 +25,3 @@ struct PageHandler: RouteHandler {
     return response
   }
 }
-
-/// `GET /assets/{name}`.
-struct PageAssetHandler: RouteHandler {
-  func handle(_ request: HTTPRequest, _ context: Void) throws(ArtworkError) -> HTTPResponse {
-    let name = request.pathParameter("name") ?? ""
-    guard let file = EmbeddedFile.assets[name] else {
-      throw ArtworkError(.notFound, "The page has no asset \(ClientText.quoted(name)).")
-    }
-    return file.response(to: request)
-  }
-}
-
-/// `GET /openapi.json`: public, so readable by tools on any origin (an API explorer, a client
-/// generator in a browser), whatever `ARTWORK_CORS_ORIGINS` says about calling the API.
-struct OpenAPIHandler: RouteHandler {
-  func handle(_ request: HTTPRequest, _ context: Void) -> HTTPResponse {
-    var response = EmbeddedFile.openAPI.response(to: request)
-    response.headers.set("Access-Control-Allow-Origin", "*")
-    return response
-  }
-}

@@ -17,10 +17,3 @@ struct ReadinessHandler: RouteHandler {
     return JSONResponse.make(200, .object([("status", .string("ready"))]))
   }
 }
-
-/// `GET /healthz`: 200 while the process serves.
-struct HealthHandler: RouteHandler {
-  func handle(_ request: HTTPRequest, _ context: Void) -> HTTPResponse {
-    JSONResponse.make(200, .object([("status", .string("ok"))]))
-  }
-}
