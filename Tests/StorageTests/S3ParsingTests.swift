@@ -37,15 +37,23 @@ import Testing
     #expect(last.entries.isEmpty && last.nextContinuationToken == nil)
   }
 
+  /// Broken XML in a store's answer reads as what it holds, never more: no listing entry
+  /// without a whole `Contents` with a non-empty key, no continuation, and a summary that is
+  /// the status alone when no error code can be read.
   @Test(arguments: [
-    "", "<", "<Contents>", "<Contents><Key>x", "<Key/>", "&#xFFFFFFFF;", "<Code>&#;</Code>",
-    "<Contents><Key></Key></Contents>", "<KeyCount>1</KeyCount>",
+    ("", [String]()), ("<", []), ("<Contents>", []), ("<Contents><Key>x", []), ("<Key/>", [""]),
+    ("&#xFFFFFFFF;", []), ("<Code>&#;</Code>", []), ("<Contents><Key></Key></Contents>", [""]),
+    ("<KeyCount>1</KeyCount>", []),
   ])
-  func malformedXMLNeverTraps(text: String) {
+  func malformedXMLReadsAsWhatItHolds(text: String, keys: [String]) {
     let body = Array(text.utf8)
-    _ = S3Listing(xml: body)
-    _ = S3XML.values(of: "Key", in: body)
-    _ = S3Response(status: 500, headers: [:], body: body).summary
+    let listing = S3Listing(xml: body)
+    #expect(listing.entries.isEmpty)
+    #expect(listing.nextContinuationToken == nil)
+    #expect(S3XML.values(of: "Key", in: body) == keys)
+    let summary = S3Response(status: 500, headers: [:], body: body).summary
+    #expect(summary.hasPrefix("HTTP 500"))
+    #expect(!summary.contains("\u{FFFD}"))
   }
 
   @Test func elementNamesMatchExactly() {
