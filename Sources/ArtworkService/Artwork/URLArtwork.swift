@@ -79,7 +79,7 @@ struct URLArtwork: Sendable {
   /// whose wait ran out can still push).
   func lastStored(url: String, options: ArtworkOptions) async -> ArtworkAnswer? {
     guard let last = await results.lastKnown(url: url, variant: options.cacheKey),
-      let key = ArtworkKey(fileName: last.fileName), (try? await storage.head(key)) != nil
+      await isStored(last)
     else { return nil }
     return last
   }
