@@ -11,17 +11,38 @@ struct ArtworkRenderer: Sendable {
   let metrics: Metrics
   let secrets: SecretParameters
 
-  /// Renders `bytes` for `options` and stores the result; answers once the object is durably
-  /// stored (nothing acknowledged is ever lost). An upload's `admission` is given back once
-  /// its image is rendered: the next upload may come in while this one is stored. A new
-  /// object's facts (`ImageFacts`, with `sourceURL` redacted) are stored beside it first.
+  /// One image's store and deletion at a time.
+  let locks: ImageLocks
+
+  /// Renders `bytes` for `options` and stores the result (holding the image's lock while it
+  /// stores); answers once the object is durably stored (nothing acknowledged is ever lost). An
+  /// upload's `admission` is given back once its image is rendered: the next upload may come in
+  /// while this one is stored.
   func renderAndStore(
     _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
-    admission: WorkerPool.Admission? = nil, sourceURL: String? = nil
+    admission: WorkerPool.Admission? = nil
   ) async throws(ArtworkError) -> ArtworkAnswer {
-    let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+    let created = try await render(bytes, declaredType: declaredType, options: options)
     admission?.release()
+    return try await locks.holding(created.key.id) { () throws(ArtworkError) in
+      try await store(created, sourceURL: nil)
+    }
+  }
+
+  /// Renders `bytes` for `options` in a worker; nothing is stored.
+  func render(_ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions)
+    async throws(ArtworkError) -> CreatedArtwork
+  {
+    let created = try await processor.render(bytes, declaredType: declaredType, options: options)
     metrics.recordStages(created.timings)
+    return created
+  }
+
+  /// Stores what `render` made, with its facts (`ImageFacts`, `sourceURL` redacted) beside a new
+  /// object. The caller holds the image's lock.
+  func store(_ created: CreatedArtwork, sourceURL: String?) async throws(ArtworkError)
+    -> ArtworkAnswer
+  {
     let storing = ContinuousClock.now
     let answer = ArtworkAnswer(created)
     if try await storage.put(created.key, bytes: created.bytes) {

@@ -53,15 +53,19 @@ struct URLArtwork: Sendable {
       let fetched = try await fetch.fetch(url, validators: lease.validators ?? Validators())
       // 4. Not modified: the last result holds.
       if fetched.isNotModified { return (try await lease.confirmed(fetched.validators), nil) }
-      // 5. Render and store the new image, then remember it.
-      let answer = try await renderer.renderAndStore(
+      // 5. Render the new image; then, holding the image's lock (a deletion of the same image
+      // waits, or is waited for), store it, index the result under it (so that deleting the
+      // image forgets it) and remember it.
+      let created = try await renderer.render(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
-        options: options, sourceURL: url)
-      // 6. Index the result under its image, so that deleting the image forgets it.
-      if let key = ArtworkKey(fileName: answer.fileName) {
-        try await index.add(results.recordName(url: url, variant: variant), to: key.id)
+        options: options)
+      let answer = try await renderer.locks.holding(created.key.id) {
+        () throws(ArtworkError) in
+        let answer = try await renderer.store(created, sourceURL: url)
+        try await index.add(results.recordName(url: url, variant: variant), to: created.key.id)
+        return try await lease.produced(answer, validators: fetched.validators)
       }
-      return (try await lease.produced(answer, validators: fetched.validators), nil)
+      return (answer, nil)
     } catch {
       return (try await lease.failed(error), nil)
     }

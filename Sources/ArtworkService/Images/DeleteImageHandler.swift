@@ -17,12 +17,22 @@ struct DeleteImageHandler: RouteHandler {
   let memory: DeletedImageMemory
   let metrics: Metrics
   let logger: Logger
+  /// Held for the whole deletion: a create of the same image is ordered before or after it.
+  let locks: ImageLocks
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
     let name = request.pathParameter("name") ?? ""
     guard let key = ArtworkKey(fileName: name) else {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
+    try await locks.holding(key.id) { () throws(ArtworkError) in try await delete(key) }
+    metrics.recordImageDeleted()
+    logger.info("image deleted", ["image": .string(key.fileName)])
+    return HTTPResponse(status: 204, headers: HTTPHeaders(), body: .empty)
+  }
+
+  /// Everything that answers `key`'s image, removed; the caller holds the image's lock.
+  private func delete(_ key: ArtworkKey) async throws(ArtworkError) {
     guard try await storage.head(key) != nil else {
       throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
     }
@@ -49,8 +59,5 @@ struct DeleteImageHandler: RouteHandler {
         "a deletion notice could not be stored",
         ["image": .string(key.fileName), "error": .string(error.internalDetail ?? error.detail)])
     }
-    metrics.recordImageDeleted()
-    logger.info("image deleted", ["image": .string(key.fileName)])
-    return HTTPResponse(status: 204, headers: HTTPHeaders(), body: .empty)
   }
 }

@@ -12,7 +12,7 @@ extension ArtworkApp {
     let facts = ImageFactsStore(storage: storage, processor: processor, logger: logger)
     let renderer = ArtworkRenderer(
       processor: processor, storage: storage, facts: facts, metrics: metrics,
-      secrets: config.secretParameters)
+      secrets: config.secretParameters, locks: imageLocks)
     let urlArtwork = URLArtwork(
       results: artworkResults, fetch: sourceFetch, renderer: renderer, storage: storage,
       index: imageIndex, metrics: metrics)
@@ -43,7 +43,8 @@ extension ArtworkApp {
       .post, "/v1/content", maxBodyBytes: 256 * 1024, authorize: caller,
       ContentHandler(
         urlArtwork: urlArtwork,
-        hostedThumbHash: HostedThumbHash(results: thumbHashResults, facts: facts, metrics: metrics),
+        hostedThumbHash: HostedThumbHash(
+          results: thumbHashResults, facts: facts, metrics: metrics, locks: imageLocks),
         wait: wait, urls: urls, metrics: metrics, logger: logger))
     routes.add(
       .get, "/v1/images/{name}",
@@ -52,7 +53,7 @@ extension ArtworkApp {
       .delete, "/v1/images/{name}", authorize: caller,
       DeleteImageHandler(
         storage: storage, index: imageIndex, memory: imageMemory, metrics: metrics,
-        logger: logger))
+        logger: logger, locks: imageLocks))
     routes.add(.get, "/v1/thumbhash/{name}", ThumbHashImageHandler())
     routes.add(.get, "/healthz", HealthHandler())
     routes.add(.get, "/readyz", ReadinessHandler(storage: storage, log: readinessLog))

@@ -25,6 +25,8 @@ public final class ArtworkApp: Sendable {
   let hotImages: HotImageCache
   /// The URL results that answer each hosted image, for its deletion.
   let imageIndex: ImageIndex
+  /// One image's store and deletion at a time.
+  let imageLocks = ImageLocks()
   /// The one mapping of route errors to responses.
   let errors: ErrorResponder
   /// The service's one count of work going on past its callers' waits.
