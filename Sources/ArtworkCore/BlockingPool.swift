@@ -22,8 +22,16 @@ public struct PoolStats: Sendable, Equatable {
 
 /// The one pool type for blocking work (libvips, libcurl, getaddrinfo, file I/O): at most
 /// `threads` jobs run at once on threads of the pool's own, started on demand and then kept, and
-/// at most `queueLimit` wait in a FIFO queue in front of them. A job past that is refused at once
-/// instead of queueing without bound. The service runs named instances of it (image work,
+/// at most `queueLimit` wait in front of them. A job past that is refused at once instead of
+/// queueing without bound.
+///
+/// Jobs are queued by share (`WorkShare.current` when queued: the caller they are done for), in
+/// order within a share. A free thread takes the next job of the share with the fewest running
+/// (the one served longest ago among equals), so one caller's queue never stands in front of
+/// another's, and with `maxRunningPerShare` no share holds more threads than that. A full queue
+/// still takes a job of a share with fewer waiting than the longest: that share's newest
+/// refusable job is refused in its place (its `refused` runs), so a flood from one caller cannot
+/// push another's request out. One caller alone uses every thread and every place. The service runs named instances of it (image work,
 /// source fetches, name lookups, storage), each sized by the configuration, so that a storm of
 /// one kind of work never queues another behind it.
 ///
@@ -41,31 +49,73 @@ public final class BlockingPool<Local>: Sendable {
   /// A queued job: runs the work and answers what to do once its thread counts as free again.
   private typealias Queued = @Sendable (_ local: inout Local?) -> (@Sendable () -> Void)?
 
+  /// A waiting job, and what tells its caller when it is refused to make room for another
+  /// share's (nil: it is never refused once queued).
+  private struct Waiting {
+    var job: Queued
+    var refused: (@Sendable () -> Void)?
+  }
+
   private struct State {
-    /// FIFO of waiting jobs: `queue[head...]` are pending. A taken job's slot is cleared at once
-    /// (a job's closure may hold its request's source bytes); the empty prefix is dropped lazily.
-    var queue: [Queued?] = []
-    var head = 0
+    /// Waiting jobs by share, each in order (a taken job leaves its queue at once: a job's
+    /// closure may hold its request's source bytes).
+    var waiting: [String: [Waiting]] = [:]
+    /// Jobs running by share (only shares with some).
+    var running: [String: Int] = [:]
+    /// When each share was last served (`served` then), for turns among equals.
+    var lastServed: [String: UInt64] = [:]
+    var served: UInt64 = 0
+    var queued = 0
     var started = 0
     var idle = 0
     var busy = 0
     var stopping = false
     var finished: [CheckedContinuation<Void, Never>] = []
 
-    var queued: Int { queue.count - head }
-
-    mutating func take() -> Queued? {
-      guard head < queue.count else { return nil }
-      let job = queue[head]
-      // NOTE: without this, up to 64+ finished jobs stayed referenced until the next compaction,
-      // each keeping its upload (up to 2 MB) alive: about 100 MB of RSS (BENCHMARKS.md, uploads).
-      queue[head] = nil
-      head += 1
-      if head >= 64 && head * 2 >= queue.count {
-        queue.removeFirst(head)
-        head = 0
+    /// The next job: of the share with the fewest running, served longest ago among equals,
+    /// and below `limit` running; nil when no share may run one now.
+    mutating func take(limit: Int) -> (job: Queued, share: String)? {
+      var best: (share: String, running: Int, served: UInt64)?
+      for share in waiting.keys {
+        let count = running[share, default: 0]
+        guard count < limit else { continue }
+        let last = lastServed[share, default: 0]
+        if let current = best, (current.running, current.served) <= (count, last) { continue }
+        best = (share, count, last)
       }
-      return job
+      guard let share = best?.share, var jobs = waiting[share], !jobs.isEmpty else { return nil }
+      let next = jobs.removeFirst()
+      waiting[share] = jobs.isEmpty ? nil : jobs
+      queued -= 1
+      running[share, default: 0] += 1
+      served += 1
+      lastServed[share] = served
+      return (next.job, share)
+    }
+
+    /// A job of `share` ended.
+    mutating func ended(_ share: String) {
+      let left = running[share, default: 1] - 1
+      running[share] = left > 0 ? left : nil
+      if left <= 0, waiting[share] == nil { lastServed[share] = nil }
+    }
+
+    /// Makes room for a job of `share` in a full queue: the newest refusable job of the share
+    /// with the most waiting, when that is more than `share` has. Answers its `refused`.
+    mutating func evict(for share: String) -> (@Sendable () -> Void)? {
+      let mine = waiting[share]?.count ?? 0
+      var longest: (share: String, count: Int)?
+      for (other, jobs) in waiting where other != share && jobs.count > mine {
+        if let current = longest, current.count >= jobs.count { continue }
+        longest = (other, jobs.count)
+      }
+      guard let victim = longest?.share, var jobs = waiting[victim],
+        let index = jobs.lastIndex(where: { $0.refused != nil })
+      else { return nil }
+      let refused = jobs.remove(at: index).refused
+      waiting[victim] = jobs.isEmpty ? nil : jobs
+      queued -= 1
+      return refused
     }
   }
 
@@ -81,6 +131,8 @@ public final class BlockingPool<Local>: Sendable {
   public let threads: Int
   /// The most jobs waiting for a thread.
   public let queueLimit: Int
+  /// The most threads one share holds at once (`threads` unless set lower).
+  public let maxRunningPerShare: Int
   private let stackSize: Int
   private let refusal: String
   private let shared = Shared()
@@ -94,13 +146,17 @@ public final class BlockingPool<Local>: Sendable {
   ///   - refusal: the `.busy` error's detail when `run` is refused.
   ///   - prestart: start every thread now rather than on demand (for a pool that is busy from
   ///     the first request: a job then never waits for its thread to start).
+  ///   - maxRunningPerShare: the most threads one share holds at once, leaving the others free
+  ///     for other callers (for work that mostly waits: fetches); nil for all of them.
   public init(
     name: String, threads: Int, queueLimit: Int, stackSize: Int = 8 << 20,
-    refusal: String = "the service is busy; try again shortly", prestart: Bool = false
+    refusal: String = "the service is busy; try again shortly", prestart: Bool = false,
+    maxRunningPerShare: Int? = nil
   ) {
     self.name = name
     self.threads = max(1, threads)
     self.queueLimit = max(0, queueLimit)
+    self.maxRunningPerShare = max(1, min(self.threads, maxRunningPerShare ?? self.threads))
     self.stackSize = stackSize
     self.refusal = refusal
     guard prestart else { return }
@@ -119,27 +175,43 @@ public final class BlockingPool<Local>: Sendable {
     for _ in 0..<running { shared.wake.signal() }
   }
 
-  /// Queues `job`; false (and `job` never runs) when the queue is full or the pool is stopping.
-  public func submit(_ job: @escaping Job) -> Bool {
-    enqueue { local in
+  /// Queues `job` under the running task's `WorkShare` (or `share`); false (and `job` never runs)
+  /// when the queue is full or the pool is stopping. With `refused`, a queued job may be refused
+  /// later to make room for another share's (`refused` runs instead of `job`).
+  public func submit(
+    share: String? = WorkShare.current, refused: (@Sendable () -> Void)? = nil,
+    _ job: @escaping Job
+  ) -> Bool {
+    enqueue(share: share, refused: refused) { local in
       job(&local)
       return nil
     }
   }
 
-  private func enqueue(_ job: @escaping Queued) -> Bool {
-    let spawn: Int? = shared.state.withLock { state in
+  private func enqueue(
+    share: String?, refused: (@Sendable () -> Void)? = nil, _ job: @escaping Queued
+  ) -> Bool {
+    let share = share ?? ""
+    let outcome: (spawn: Int, evicted: (@Sendable () -> Void)?)? = shared.state.withLock {
+      state in
+      guard !state.stopping else { return nil }
       // Jobs an idle or not-yet-started thread takes at once do not count as waiting.
       let capacity = queueLimit + state.idle + (threads - state.started)
-      guard !state.stopping, state.queued < capacity else { return nil }
-      state.queue.append(job)
-      guard state.idle < state.queued, state.started < threads else { return 0 }
+      var evicted: (@Sendable () -> Void)?
+      if state.queued >= capacity {
+        guard let refusal = state.evict(for: share) else { return nil }
+        evicted = refusal
+      }
+      state.waiting[share, default: []].append(Waiting(job: job, refused: refused))
+      state.queued += 1
+      guard state.idle < state.queued, state.started < threads else { return (0, evicted) }
       state.started += 1
       state.idle += 1
-      return state.started
+      return (state.started, evicted)
     }
-    guard let spawn else { return false }
-    if spawn > 0 { startThread(number: spawn) }
+    guard let outcome else { return false }
+    outcome.evicted?()
+    if outcome.spawn > 0 { startThread(number: outcome.spawn) }
     shared.wake.signal()
     return true
   }
@@ -197,10 +269,11 @@ public final class BlockingPool<Local>: Sendable {
   private func startThread(number: Int) {
     let shared = self.shared
     let name = "\(self.name)-\(number - 1)"
+    let limit = maxRunningPerShare < threads ? maxRunningPerShare : Int.max
     let thread = Thread {
       // NOTE: on Linux a name set before `start()` is not applied to the thread.
       Thread.current.name = name
-      Self.workLoop(shared)
+      Self.workLoop(shared, limit: limit)
     }
     thread.stackSize = stackSize
     thread.start()
@@ -212,21 +285,22 @@ public final class BlockingPool<Local>: Sendable {
   }
 
   /// One thread's life: take jobs in order until the pool stops and the queue is empty.
-  private static func workLoop(_ shared: Shared) {
+  private static func workLoop(_ shared: Shared, limit: Int) {
     pthread_setspecific(PoolThread.key, Unmanaged.passUnretained(shared).toOpaque())
     var local: Local?
     while true {
       // `idle` already counts this thread (set when spawned, or at the end of the last job).
       shared.wake.wait()
-      let job: Queued? = shared.state.withLock { state in
-        guard let job = state.take() else { return nil }
+      let taken: (job: Queued, share: String)? = shared.state.withLock { state in
+        guard let taken = state.take(limit: limit) else { return nil }
         state.idle -= 1
         state.busy += 1
-        return job
+        return taken
       }
-      guard let job else {
-        // No job behind this wake-up: it is a shutdown signal (jobs are always signalled after
-        // they are queued, so none can be left behind).
+      guard let taken else {
+        // No job behind this wake-up: a shutdown signal (jobs are always signalled after they
+        // are queued, so none can be left behind), or a job whose share holds its most threads
+        // (the end of one of them wakes a thread again).
         let stop = shared.state.withLock { state -> [CheckedContinuation<Void, Never>]? in
           guard state.stopping, state.queued == 0 else { return nil }
           state.started -= 1
@@ -239,13 +313,17 @@ public final class BlockingPool<Local>: Sendable {
         for waiter in waiters { waiter.resume() }
         return
       }
-      let then = job(&local)
+      let then = taken.job(&local)
       // The thread counts as free before its caller resumes, so a caller that goes on to
       // submit again (or reads `stats`) sees the capacity it just released.
-      shared.state.withLock { state in
+      let waiting = shared.state.withLock { state -> Bool in
         state.busy -= 1
         state.idle += 1
+        state.ended(taken.share)
+        return state.queued > 0
       }
+      // A job held back by its share's limit may run now.
+      if waiting, limit < Int.max { shared.wake.signal() }
       then?()
     }
   }
@@ -264,7 +342,12 @@ extension BlockingPool where Local == Void {
   ) async throws(ArtworkError) -> T {
     let refusal = self.refusal
     let result: Result<T, ArtworkError> = await withCheckedContinuation { continuation in
-      let accepted = enqueue { _ in
+      let accepted = enqueue(
+        share: WorkShare.current,
+        refused: {
+          continuation.resume(returning: .failure(ArtworkError(.busy, refusal, retryAfter: 1)))
+        }
+      ) { _ in
         let result = Result { () throws(ArtworkError) -> T in try work() }
         return { continuation.resume(returning: result) }
       }

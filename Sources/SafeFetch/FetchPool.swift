@@ -10,7 +10,8 @@ import Synchronization
 /// bound (a few dozen concurrent fetches) is far below where a thread per transfer costs anything.
 ///
 /// At most `threads` jobs run at once and at most `queueLimit` wait; past that, `run` answers
-/// `ArtworkError(.busy, retryAfter: 1)` at once. Threads start on demand, stay, and end when the
+/// `ArtworkError(.busy, retryAfter: 1)` at once. Each caller (`WorkShare`) holds at most three in
+/// four threads, and waits in a queue of its own (`BlockingPool`). Threads start on demand, stay, and end when the
 /// pool is released (`BlockingPool`).
 public final class FetchPool: Sendable {
   private let threads: BlockingPool<Void>
@@ -22,8 +23,11 @@ public final class FetchPool: Sendable {
   ///   - threads: most jobs running at once.
   ///   - queueLimit: most jobs waiting for a thread.
   public init(threads: Int = 16, queueLimit: Int = 64) {
+    // A fetch mostly waits on its origin: one caller's slow sources may hold at most three in
+    // four threads, so that other callers' fetches always find one.
     self.threads = BlockingPool(
-      name: "artwork-fetch", threads: threads, queueLimit: queueLimit, stackSize: 2 << 20)
+      name: "artwork-fetch", threads: threads, queueLimit: queueLimit, stackSize: 2 << 20,
+      maxRunningPerShare: threads - max(1, threads / 4))
     self.lookups = BlockingPool(
       name: "artwork-dns", threads: threads, queueLimit: threads, stackSize: 256 << 10)
   }
@@ -38,25 +42,25 @@ public final class FetchPool: Sendable {
     let cancelled = CancellationFlag()
     let result: Result<T, ArtworkError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let accepted = threads.submit { _ in
+        let accepted = threads.submit(
+          refused: { continuation.resume(returning: .failure(Self.full)) }
+        ) { _ in
           if cancelled.isSet {
             continuation.resume(returning: .failure(Self.cancelledError))
           } else {
             continuation.resume(returning: work { cancelled.isSet })
           }
         }
-        if !accepted {
-          continuation.resume(
-            returning: .failure(
-              ArtworkError(
-                .busy, "Too many source fetches are in progress; retry shortly.", retryAfter: 1)))
-        }
+        if !accepted { continuation.resume(returning: .failure(Self.full)) }
       }
     } onCancel: {
       cancelled.set()
     }
     return try result.get()
   }
+
+  static let full = ArtworkError(
+    .busy, "Too many source fetches are in progress; retry shortly.", retryAfter: 1)
 
   static let cancelledError = ArtworkError(
     .badGateway, "The fetch was cancelled.", internalDetail: "task cancelled")

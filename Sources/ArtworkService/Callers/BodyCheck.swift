@@ -16,7 +16,7 @@ enum BodyCheck {
     // A JSON body names a URL whose result may be remembered: it is admitted when its image
     // has been fetched.
     guard form != .json else { return WriteContext(form: form) }
-    guard let admission = workers.admit() else {
+    guard let admission = workers.admit(share: CallerShare.of(head)) else {
       throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
     }
     return WriteContext(form: form, admission: admission)

@@ -8,9 +8,34 @@ final class BoundedWait: Sendable {
   /// Works going on at once, past their callers' waits included: beyond this many a new one is
   /// refused as busy, so that callers who do not wait cannot pile up work without bound.
   let maxRunning: Int
-  private let running = Atomic<Int>(0)
+  /// The most of them one caller (`WorkShare`) has going on at once: a quarter, so one caller
+  /// waiting on a hanging source cannot take every place from the others.
+  let maxRunningPerShare: Int
+  private let running = Mutex((total: 0, byShare: [String: Int]()))
 
-  init(maxRunning: Int = 512) { self.maxRunning = maxRunning }
+  init(maxRunning: Int = 512) {
+    self.maxRunning = maxRunning
+    maxRunningPerShare = max(1, maxRunning / 4)
+  }
+
+  /// Takes a place for `share`'s work, or answers false.
+  private func enter(_ share: String) -> Bool {
+    running.withLock { running in
+      guard running.total < maxRunning, running.byShare[share, default: 0] < maxRunningPerShare
+      else { return false }
+      running.total += 1
+      running.byShare[share, default: 0] += 1
+      return true
+    }
+  }
+
+  private func leave(_ share: String) {
+    running.withLock { running in
+      running.total -= 1
+      let left = running.byShare[share, default: 1] - 1
+      running.byShare[share] = left > 0 ? left : nil
+    }
+  }
 
   /// What the caller got within its wait.
   enum Outcome<Value: Sendable>: Sendable {
@@ -24,8 +49,8 @@ final class BoundedWait: Sendable {
   func run<Value: Sendable>(
     atMost seconds: Int, _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
   ) async -> Outcome<Value> {
-    guard running.add(1, ordering: .relaxed).newValue <= maxRunning else {
-      running.subtract(1, ordering: .relaxed)
+    let share = WorkShare.current
+    guard enter(share ?? "") else {
       return .finished(
         .failure(
           ArtworkError(
@@ -34,11 +59,14 @@ final class BoundedWait: Sendable {
     }
     let meeting = Meeting<Value>()
     Task.detached { [self] in
-      defer { running.subtract(1, ordering: .relaxed) }
-      do throws(ArtworkError) {
-        meeting.arrive(.finished(.success(try await work())))
-      } catch {
-        meeting.arrive(.finished(.failure(error)))
+      defer { leave(share ?? "") }
+      // Still the caller's work, in a task of its own.
+      await WorkShare.$current.withValue(share) {
+        do throws(ArtworkError) {
+          meeting.arrive(.finished(.success(try await work())))
+        } catch {
+          meeting.arrive(.finished(.failure(error)))
+        }
       }
     }
     let timer = Task.detached {

@@ -33,7 +33,7 @@ struct ErrorResponder: Sendable {
     // `.busy` only ever comes from a full worker or fetch queue refusing the job: thousands a
     // second under overload, so one line a second says how many.
     if error.kind == .busy {
-      metrics.recordQueueRejection()
+      metrics.recordQueueRejection(caller: request.caller ?? APIToken.anonymous)
       busyLog.note(["path": .string(request.path), "detail": .string(error.detail)])
       return
     }

@@ -58,6 +58,11 @@ extension Metrics {
     name: "artwork_queue_rejections_total",
     help: "Requests refused with 503 because the worker queue was full.", type: .counter,
     labels: [], buckets: [])
+  static let callerRefusals = Family(
+    name: "artwork_caller_refusals_total",
+    help:
+      "Requests refused with 503 because a queue or a caller's share of it was full, by caller (a token's name, or anonymous).",
+    type: .counter, labels: ["caller"], buckets: [])
   static let workersBusy = Family(
     name: "artwork_workers_busy", help: "Workers running a job now.", type: .gauge, labels: [],
     buckets: [])
@@ -154,7 +159,8 @@ extension Metrics {
     contentArtwork, bytesStored,
     stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
-    queueRejections, workers, workersBusy, queueCapacity, queueWaiting, workerFailures,
+    queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,
+    workerFailures,
     workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, logLinesDropped,
     residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,

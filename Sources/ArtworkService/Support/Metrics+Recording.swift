@@ -43,9 +43,10 @@ extension Metrics {
     increment(Self.cacheLookups, [hit ? "hit" : "miss"])
   }
 
-  /// A request refused because the worker queue was full.
-  func recordQueueRejection() {
+  /// A request of `caller` refused because a queue (or the caller's share of it) was full.
+  func recordQueueRejection(caller: String) {
     increment(Self.queueRejections)
+    increment(Self.callerRefusals, [caller])
   }
 
   /// What happened to the image workers (`WorkerPool`'s events).

@@ -9,7 +9,8 @@ struct ServiceRouter {
 
   init(errors: ErrorResponder) { self.errors = errors }
 
-  /// Adds a route whose steps throw `ArtworkError` (see `Router.add(_:_:handler:failure:)`).
+  /// Adds a route whose steps throw `ArtworkError` (see `Router.add(_:_:handler:failure:)`), its
+  /// work done as its caller's (`CallerWork`).
   mutating func add<Handler: RouteHandler>(
     _ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil,
     bodyTooLarge: (@Sendable (_ declared: Int?) -> String)? = nil,
@@ -32,7 +33,7 @@ struct ServiceRouter {
     }
     router.add(
       method, pattern, maxBodyBytes: maxBodyBytes, bodyTooLarge: bodyTooLarge,
-      authorize: preflight, handler: handler, failure: failure)
+      authorize: preflight, handler: CallerWork(handler: handler), failure: failure)
   }
 
   /// Adds a route that never fails.

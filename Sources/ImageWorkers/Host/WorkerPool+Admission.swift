@@ -7,35 +7,58 @@ extension WorkerPool {
   /// served), or when the value goes (the request ended, however).
   public final class Admission: Sendable {
     private let pool: Admissions
+    private let share: String
     private let released = Atomic<Bool>(false)
 
-    init(_ pool: Admissions) { self.pool = pool }
+    init(_ pool: Admissions, share: String) {
+      self.pool = pool
+      self.share = share
+    }
 
     /// Gives the place back now (later calls do nothing).
     public func release() {
-      if !released.exchange(true, ordering: .relaxed) { pool.release() }
+      if !released.exchange(true, ordering: .relaxed) { pool.release(share) }
     }
 
     deinit { release() }
   }
 
-  /// The admissions out, and how many may be.
+  /// The admissions out, and how many may be. One caller (`WorkShare`) alone may take every
+  /// place; once they are all out, a caller holding fewer than an equal share of them may still
+  /// take one of a reserve of a quarter more, so another caller's upload is admitted however many
+  /// a flood holds (the body memory default has room for the reserve: `ServiceConfig`).
   final class Admissions: Sendable {
     let capacity: Int
-    private let out = Mutex(0)
+    /// Places past `capacity` for callers below their share.
+    let reserve: Int
+    private let out = Mutex((total: 0, byShare: [String: Int]()))
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) {
+      self.capacity = capacity
+      reserve = max(1, capacity / 4)
+    }
 
-    func take() -> Bool {
+    func take(_ share: String) -> Bool {
       out.withLock { out in
-        guard out < capacity else { return false }
-        out += 1
+        let mine = out.byShare[share, default: 0]
+        if out.total >= capacity {
+          let sharing = out.byShare.count + (mine == 0 ? 1 : 0)
+          guard out.total < capacity + reserve, mine < capacity / sharing else { return false }
+        }
+        out.total += 1
+        out.byShare[share] = mine + 1
         return true
       }
     }
 
-    func release() { out.withLock { $0 -= 1 } }
+    func release(_ share: String) {
+      out.withLock { out in
+        out.total -= 1
+        let left = out.byShare[share, default: 1] - 1
+        out.byShare[share] = left > 0 ? left : nil
+      }
+    }
 
-    var count: Int { out.withLock { $0 } }
+    var count: Int { out.withLock { $0.total } }
   }
 }

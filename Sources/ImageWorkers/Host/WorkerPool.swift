@@ -43,9 +43,10 @@ public final class WorkerPool: Sendable {
   /// Whether a job submitted now would be refused (every worker busy and the queue full).
   public var isFull: Bool { threads.isFull }
 
-  /// An admission for an upload, or nil when the workers and their queue are spoken for.
-  public func admit() -> Admission? {
-    admissions.take() ? Admission(admissions) : nil
+  /// An admission for an upload of `share` (its caller), or nil when the workers and their
+  /// queue are spoken for (and this caller holds its share of them: `Admissions`).
+  public func admit(share: String = "") -> Admission? {
+    admissions.take(share) ? Admission(admissions, share: share) : nil
   }
 
   /// Admissions out now (uploads between their head and their end).
@@ -72,17 +73,19 @@ public final class WorkerPool: Sendable {
     let budget = limits
     let result: Result<(answer: WorkerAnswer, output: [UInt8]), ArtworkError> =
       await withCheckedContinuation { continuation in
-        let accepted = threads.submit { [self] _ in
+        // Refused later to make room for another caller's job: answered as a full queue.
+        let refused: @Sendable () -> Void = { continuation.resume(returning: .failure(Self.full)) }
+        let accepted = threads.submit(refused: refused) { [self] _ in
           work(job, on: bytes, limits: budget) { continuation.resume(returning: $0) }
         }
-        if !accepted {
-          continuation.resume(
-            returning: .failure(
-              ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)))
-        }
+        if !accepted { continuation.resume(returning: .failure(Self.full)) }
       }
     return try result.get()
   }
+
+  /// A job refused for a full queue (or to make room for another caller's: `BlockingPool`).
+  static let full = ArtworkError(
+    .busy, "The image queue is full; retry in a second.", retryAfter: 1)
 
   /// One job on a pool thread: `answer` is called once, as soon as the outcome is known; a
   /// replacement for a worker that died is started after it.

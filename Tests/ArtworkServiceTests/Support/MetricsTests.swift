@@ -30,7 +30,7 @@ import Testing
     metrics.recordCacheLookup(hit: true)
     metrics.recordCacheLookup(hit: false)
     metrics.recordCacheLookup(hit: false)
-    metrics.recordQueueRejection()
+    metrics.recordQueueRejection(caller: "relay")
     metrics.update(pool: PoolStats(busy: 2, queued: 5), capacity: 4, queueCapacity: 64)
     let text = metrics.render()
     let lines = Set(text.split(separator: "\n").map(String.init))
@@ -44,6 +44,7 @@ import Testing
       #"artwork_cache_lookups_total{result="hit"} 1"#,
       #"artwork_cache_lookups_total{result="miss"} 2"#,
       "artwork_queue_rejections_total 1",
+      #"artwork_caller_refusals_total{caller="relay"} 1"#,
       "artwork_workers_busy 2",
       "artwork_queue_waiting 5",
       "artwork_workers 4",
