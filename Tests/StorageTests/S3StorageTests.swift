@@ -27,6 +27,20 @@ import Testing
       now: now ?? { Int64(Date().timeIntervalSince1970) })
   }
 
+  /// Deletion notices are listed to the end, however many pages they take (a follower that
+  /// stopped at a few pages lost every notice past them).
+  @Test func deletionNoticesAreListedThroughEveryPage() async throws {
+    let storage = try Self.storage()
+    let names = (10..<21).map { index in
+      "00\(1_700_000_000_000 + index)-" + String(repeating: "0", count: 62) + "\(index).jpg"
+    }
+    for name in names { try await storage.putDeletionNotice(name) }
+    let listed = try await storage.deletionNotices(after: nil, pageSize: 2)
+    #expect(listed == names, "\(listed)")
+    #expect(try await storage.deletionNotices(after: names[4], pageSize: 2) == Array(names[5...]))
+    #expect(try await storage.deletionNotices(after: nil) == names)
+  }
+
   @Test func meetsTheStorageContract() async throws {
     try await StorageContract.check(try Self.storage())
   }

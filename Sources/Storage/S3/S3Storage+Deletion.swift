@@ -36,15 +36,23 @@ extension S3Storage {
     guard response.isSuccess else { throw failure(response, "PUT \(key)") }
   }
 
-  /// One ListObjectsV2 under `{prefix}/deletions/` from the name after `name` (a few pages at
-  /// most): a poll that finds nothing new costs one small request.
+  /// ListObjectsV2 under `{prefix}/deletions/` from the name after `name`, page after page to
+  /// the end: a poll that finds nothing new costs one small request.
   public func deletionNotices(after name: String?) async throws(ArtworkError) -> [String] {
+    try await deletionNotices(after: name, pageSize: 1000)
+  }
+
+  /// Every notice after `name`, listed `pageSize` at a time until the store says there are no
+  /// more (a store that answers the same continuation twice ends the listing: no loop).
+  func deletionNotices(after name: String?, pageSize: Int) async throws(ArtworkError)
+    -> [String]
+  {
     let prefix = requests.deletionsPrefix
     var names: [String] = []
     var token: String?
-    for _ in 0..<4 {
+    repeat {
       let request = requests.listObjects(
-        prefix: prefix, continuationToken: token, maxKeys: 1000,
+        prefix: prefix, continuationToken: token, maxKeys: pageSize,
         startAfter: name.map(requests.deletionKey))
       let response = try await send(request, "LIST \(prefix)")
       guard response.isSuccess else { throw failure(response, "LIST \(prefix)") }
@@ -52,9 +60,9 @@ extension S3Storage {
       names += page.entries.compactMap { entry in
         entry.key.hasPrefix(prefix) ? String(entry.key.dropFirst(prefix.count)) : nil
       }
-      token = page.nextContinuationToken
-      if token == nil { break }
-    }
+      guard let next = page.nextContinuationToken, next != token else { break }
+      token = next
+    } while true
     return names
   }
 }
