@@ -15,7 +15,7 @@ extension ConnectionMachine {
     if crossOrigin.isOpen {
       crossOrigin.decorate(&response.headers, origin: exchange.origin)
     }
-    var close = closing || !exchange.keepAlive || core.draining.load(ordering: .relaxed)
+    var close = closing || !exchange.keepAlive || shuttingDown
     let status = response.status
     let bodyless = exchange.isHead || status == 204 || status == 304
     var framing = ResponseHead.Framing.length(0)
@@ -58,7 +58,13 @@ extension ConnectionMachine {
       .answerQueued(
         status: status, bytes: body.count + (shared?.count ?? 0), keepAlive: !close,
         stream: stream))
-    guard enter(close ? .draining(deadline: nil) : .writing) else { return }
+    // A client that shut its side after its request keeps that through the answer.
+    let peerFinished = phase.peerFinished
+    let next: ConnectionPhase =
+      close
+      ? .draining(deadline: nil, peerFinished: peerFinished)
+      : .writing(peerFinished: peerFinished)
+    guard enter(next) else { return }
     act(.write)
   }
 

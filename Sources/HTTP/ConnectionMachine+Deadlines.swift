@@ -44,13 +44,13 @@ extension ConnectionMachine {
     case .writing:
       checkSending(configuration)
     case .draining:
-      if case .draining(let deadline?) = phase {
+      if case .draining(let deadline?, _) = phase {
         if now >= deadline { close() }
       } else {
         checkSending(configuration)
       }
     case .parked:
-      if case .parked(_, let until) = phase, now >= until { unpark() }
+      if case .parked(_, let until, _) = phase, now >= until { unpark() }
     case .closed:
       break
     }
@@ -87,7 +87,7 @@ extension ConnectionMachine {
 
   /// Sends a parked refusal and drains (the answer goes with the `.parked` phase it lived in).
   private func unpark() {
-    guard case .parked(let answer, _) = phase else { return }
+    guard case .parked(let answer, _, _) = phase else { return }
     answerAndClose(answer)
   }
 

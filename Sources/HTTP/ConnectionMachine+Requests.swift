@@ -186,7 +186,7 @@ extension ConnectionMachine {
       return
     case .handle(let run): handler = run
     }
-    guard enter(.handling) else { return }
+    guard enter(.handling(peerFinished: phase.peerFinished)) else { return }
     act(.run(number: exchange.number, handler))
   }
 

@@ -48,8 +48,9 @@ final class ConnectionMachine {
   private var headBuffer: [UInt8] = []
   /// Requests answered on this connection.
   private(set) var served = 0
-  /// Whether the client closed its sending side while the answer was still going out.
-  private var peerClosed = false
+  /// Whether graceful shutdown began (`.shutdownBegan`, or `.graceOver`, which ends it): every
+  /// answer from then on closes its connection.
+  private(set) var shuttingDown = false
   /// Bytes read and dropped after the last answer.
   private var discarded = 0
   /// How long a connection whose last answer is out waits for the client to close
@@ -78,7 +79,7 @@ final class ConnectionMachine {
 
   /// The answer a parked connection holds (nil in every other phase).
   var parkedAnswer: HTTPResponse? {
-    if case .parked(let answer, _) = phase { answer } else { nil }
+    if case .parked(let answer, _, _) = phase { answer } else { nil }
   }
 
   // MARK: - Events in, actions out
@@ -121,8 +122,10 @@ final class ConnectionMachine {
     case .tick:
       checkDeadlines()
     case .shutdownBegan:
+      shuttingDown = true
       if state == .awaitingRequest { close() }
     case .graceOver:
+      shuttingDown = true
       abort()
     }
     pump()
@@ -146,9 +149,9 @@ final class ConnectionMachine {
 
   /// What to read from the socket now.
   var demand: InputDemand {
-    switch state {
+    switch phase {
     case .awaitingRequest, .readingHead, .readingBody: pending.isEmpty ? .parse : .none
-    case .draining: peerClosed ? .none : .discard
+    case .draining(_, let peerFinished): peerFinished ? .none : .discard
     case .handling, .writing, .parked, .closed: .none
     }
   }
@@ -228,7 +231,7 @@ final class ConnectionMachine {
 
   /// Parks `response` until `until`: the answer lives in the `.parked` phase, and goes with it.
   func park(_ response: HTTPResponse, until: ContinuousClock.Instant) {
-    _ = enter(.parked(answer: response, until: until))
+    _ = enter(.parked(answer: response, until: until, peerFinished: phase.peerFinished))
   }
 
   /// Parses what waited while the connection answered, once it reads again.
@@ -295,7 +298,7 @@ final class ConnectionMachine {
 
   /// The client closed its sending side.
   private func clientClosed() {
-    switch state {
+    switch phase {
     case .awaitingRequest, .readingHead, .readingBody:
       // A request cut short cannot be answered usefully: nobody reads the answer.
       close()
@@ -303,8 +306,8 @@ final class ConnectionMachine {
       close()
     case .draining, .handling, .writing, .parked:
       // The answer may still be read (a client that sent its request and then shut its side):
-      // it goes out, then the connection closes.
-      peerClosed = true
+      // it goes out, then the connection closes. The same phase, now knowing it: not a move.
+      phase = phase.withPeerFinished
     case .closed:
       break
     }
@@ -379,13 +382,13 @@ final class ConnectionMachine {
       }
       finishExchange()
     }
-    if case .draining(let deadline) = phase, exchange == nil {
-      if peerClosed {
+    if case .draining(let deadline, let peerFinished) = phase, exchange == nil {
+      if peerFinished {
         close()
       } else if deadline == nil {
         // The last answer is out: shut the sending side and wait `linger` for the client. The
         // same phase with its deadline set, not a move.
-        phase = .draining(deadline: now + linger)
+        phase = .draining(deadline: now + linger, peerFinished: false)
         act(.halfClose)
       }
     }
@@ -398,13 +401,13 @@ final class ConnectionMachine {
     served += 1
     release(exchange)
     core.log(record(exchange, completed: true))
-    guard state == .writing else { return }
-    if peerClosed {
+    guard case .writing(let peerFinished) = phase else { return }
+    if peerFinished {
       // The client sent its last request and shut its side: it has its answer.
       close()
-    } else if core.draining.load(ordering: .relaxed) {
+    } else if shuttingDown {
       // A refused move has closed the connection already; nothing follows here either way.
-      _ = enter(.draining(deadline: nil))
+      _ = enter(.draining(deadline: nil, peerFinished: false))
     } else {
       _ = enter(.awaitingRequest)
     }

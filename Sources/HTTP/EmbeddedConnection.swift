@@ -106,7 +106,6 @@ package final class EmbeddedConnection {
 
   /// Graceful shutdown begins, then (with `graceOver`) its grace runs out.
   package func shutdown(graceOver: Bool) {
-    core.draining.store(true, ordering: .relaxed)
     step(.shutdownBegan)
     if graceOver { step(.graceOver) }
   }
@@ -219,7 +218,7 @@ package final class EmbeddedConnection {
     // A parked answer outside `.parked` cannot be held: the phase's case holds it. What can
     // still disagree is the socket and the drain deadline: it is set exactly when the sending
     // side is shut.
-    if case .draining(let deadline) = machine.phase, (deadline != nil) != halfClosed {
+    if case .draining(let deadline, _) = machine.phase, (deadline != nil) != halfClosed {
       found.append("a drain deadline without a half-close, or a half-close without one")
     }
     let limit = machine.exchange?.route?.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes

@@ -173,6 +173,10 @@ import Testing
       steps: [.send(get), .answer, .shutdown],
       states: [.awaitingRequest, .handling, .awaitingRequest, .closed], statuses: [200]),
     Case(
+      name: "an answer after shutdown began closes its connection",
+      steps: [.send(get), .shutdown, .answer, .finish],
+      states: [.awaitingRequest, .handling, .draining, .closed], statuses: [200]),
+    Case(
       name: "a request still waiting for its handler when the grace runs out is a 503",
       steps: [.send(get), .shutdown, .graceOver, .finish],
       states: [.awaitingRequest, .handling, .draining, .closed], statuses: [503]),
@@ -243,7 +247,7 @@ import Testing
 
   @Test func aMoveTheTableDoesNotAllowIsCountedAndCloses() {
     let connection = EmbeddedConnection(router: Self.router())
-    #expect(!connection.machine.enter(.handling))
+    #expect(!connection.machine.enter(.handling(peerFinished: false)))
     #expect(connection.core.illegalTransitions.load(ordering: .relaxed) == 1)
     #expect(connection.machine.state == .closed)
     #expect(connection.machine.takeAction().map { "\($0)" } == "close")
@@ -283,10 +287,10 @@ import Testing
     case .awaitingRequest: .awaitingRequest
     case .readingHead: .readingHead
     case .readingBody: .readingBody
-    case .handling: .handling
-    case .writing: .writing
-    case .parked: .parked(answer: HTTPResponse(status: 503), until: .now)
-    case .draining: .draining(deadline: nil)
+    case .handling: .handling(peerFinished: false)
+    case .writing: .writing(peerFinished: false)
+    case .parked: .parked(answer: HTTPResponse(status: 503), until: .now, peerFinished: false)
+    case .draining: .draining(deadline: nil, peerFinished: false)
     case .closed: .closed
     }
   }
@@ -342,14 +346,14 @@ import Testing
     let connection = EmbeddedConnection(router: Self.router())
     connection.room = 0
     connection.send("POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")
-    guard case .draining(nil) = connection.machine.phase else {
+    guard case .draining(nil, false) = connection.machine.phase else {
       Issue.record("\(connection.machine.phase)")
       return
     }
     #expect(!connection.halfClosed)
     connection.room = nil
     connection.flush()
-    guard case .draining(let deadline?) = connection.machine.phase else {
+    guard case .draining(let deadline?, false) = connection.machine.phase else {
       Issue.record("\(connection.machine.phase)")
       return
     }
