@@ -202,8 +202,8 @@ package final class EmbeddedConnection {
   }
 
   /// The machine's promises that do not hold now: no illegal move, nothing held after the close,
-  /// a drain deadline only once the sending side is shut, and input held within its bounds (a body within its route's limit, and one read's worth
-  /// waiting).
+  /// a drain deadline only once the sending side is shut, and input held within its bounds (a
+  /// body within its route's limit, and one read's worth waiting).
   package func violations() -> [String] {
     var found: [String] = []
     let illegal = core.illegalTransitions.load(ordering: .relaxed)
