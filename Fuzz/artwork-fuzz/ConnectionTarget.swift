@@ -5,9 +5,9 @@ import HTTP
 /// sent in pieces cut where the input says, canned requests between them, the client's FIN or
 /// reset, time passing, handlers answering, a socket that takes a few bytes at a time, a
 /// shutdown. After every step the machine's promises must hold (`violations`: among them, no
-/// action decided after a close, and a parked answer only in `.parked`); at the end,
-/// with every handler answered and time let run, the connection must be closed with nothing
-/// held: no state lasts without bound.
+/// action decided after a close, and a drain deadline only once the sending side is shut); at
+/// the end, with every handler answered and time let run, the connection must be closed with
+/// nothing held: no state lasts without bound.
 enum ConnectionTarget {
   static func run(_ input: UnsafeRawBufferPointer) {
     var script = Script(input)

@@ -23,10 +23,11 @@ enum ConnectionEvent {
   /// Time passed: deadlines are checked (the loop ticks every 100 ms).
   case tick
   /// Graceful shutdown began: a connection waiting for a request closes; the others close
-  /// after their answer.
+  /// after their answer (the machine keeps this: nothing else tells it the server drains).
   case shutdownBegan
-  /// The shutdown's grace ran out: a request still waiting for its handler (or still sending
-  /// its body) is answered 503, anything else is closed.
+  /// The shutdown's grace ran out (or the server stops without one): a request still waiting
+  /// for its handler (or still sending its body) is answered 503, anything else is closed.
+  /// It implies `.shutdownBegan`.
   case graceOver
   /// The server stops now: the connection closes whatever it was doing.
   case serverStopped

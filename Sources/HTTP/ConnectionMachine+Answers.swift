@@ -3,24 +3,25 @@ extension ConnectionMachine {
   /// response's own array (no copy); a stream is fetched chunk by chunk, one chunk at a time, as
   /// the client takes them.
   func respond(_ response: HTTPResponse, closing: Bool = false) {
-    guard var exchange else { return }
+    guard let exchange else { return }
     var response = response
     if !(200...999).contains(response.status) {
       response = problem(
         ServerAnswer(status: 500, detail: "The server produced an invalid answer; it was logged."))
     }
     let id = exchange.id ?? RequestID.generate()
-    exchange.id = id
+    updateExchange(.identified(id))
     let crossOrigin = core.configuration.crossOrigin
     if crossOrigin.isOpen {
       crossOrigin.decorate(&response.headers, origin: exchange.origin)
     }
-    var close = closing || !exchange.keepAlive || core.draining.load(ordering: .relaxed)
+    var close = closing || !exchange.keepAlive || shuttingDown
     let status = response.status
     let bodyless = exchange.isHead || status == 204 || status == 304
     var framing = ResponseHead.Framing.length(0)
     var body: [UInt8] = []
     var shared: SharedBody?
+    var stream: StreamState?
     switch response.body {
     case .empty:
       break
@@ -34,15 +35,15 @@ extension ConnectionMachine {
       if let length {
         framing = .length(max(0, length))
         if !bodyless, length > 0 {
-          exchange.stream = StreamState(next: next, remaining: length, chunked: false)
+          stream = StreamState(next: next, remaining: length, chunked: false)
         }
       } else if exchange.isHTTP10 {
         framing = .untilClose
         close = true
-        if !bodyless { exchange.stream = StreamState(next: next, remaining: nil, chunked: false) }
+        if !bodyless { stream = StreamState(next: next, remaining: nil, chunked: false) }
       } else {
         framing = .chunked
-        if !bodyless { exchange.stream = StreamState(next: next, remaining: nil, chunked: true) }
+        if !bodyless { stream = StreamState(next: next, remaining: nil, chunked: true) }
       }
     }
     if status == 204 || status == 304 { framing = .none }
@@ -52,15 +53,18 @@ extension ConnectionMachine {
       status: status, headers: response.headers, framing: framing, requestID: id,
       persistence: persistence)
     queue(body)
-    exchange.bytesSent += body.count
-    if let shared {
-      queue(shared)
-      exchange.bytesSent += shared.count
-    }
-    exchange.status = status
-    exchange.keepAlive = !close
-    self.exchange = exchange
-    guard enter(close ? .draining : .writing) else { return }
+    if let shared { queue(shared) }
+    updateExchange(
+      .answerQueued(
+        status: status, bytes: body.count + (shared?.count ?? 0), keepAlive: !close,
+        stream: stream))
+    // A client that shut its side after its request keeps that through the answer.
+    let peerFinished = phase.peerFinished
+    let next: ConnectionPhase =
+      close
+      ? .draining(deadline: nil, peerFinished: peerFinished)
+      : .writing(peerFinished: peerFinished)
+    guard enter(next) else { return }
     act(.write)
   }
 
@@ -75,14 +79,13 @@ extension ConnectionMachine {
   /// Asks the stream for its next chunk, off the loop thread.
   func fetchChunk() {
     guard let next = exchange?.stream?.next, let number = exchange?.number else { return }
-    exchange?.stream?.fetching = true
+    updateExchange(.fetchStarted)
     act(.fetch(number: number, next))
   }
 
   /// A stream's chunk (or its end, or its failure) came back.
   func chunkArrived(_ number: UInt64, _ result: Result<[UInt8]?, any Error>) {
-    guard var exchange, exchange.number == number, var stream = exchange.stream else { return }
-    stream.fetching = false
+    guard let exchange, exchange.number == number, let stream = exchange.stream else { return }
     switch result {
     case .failure:
       close()
@@ -94,19 +97,16 @@ extension ConnectionMachine {
         return
       }
       if stream.chunked { queue(ResponseHead.lastChunk) }
-      exchange.stream = nil
+      updateExchange(.streamEnded)
     case .success(let chunk?) where chunk.isEmpty:
       // Nothing to write (and in chunked coding an empty chunk would end the body): ask again.
-      self.exchange?.stream = stream
+      updateExchange(.streamAdvanced(sent: 0))
       fetchChunk()
       return
     case .success(let chunk?):
-      if let remaining = stream.remaining {
-        guard chunk.count <= remaining else {
-          close()
-          return
-        }
-        stream.remaining = remaining - chunk.count
+      if let remaining = stream.remaining, chunk.count > remaining {
+        close()
+        return
       }
       if stream.chunked {
         queue(ResponseHead.chunkPrefix(chunk.count))
@@ -115,10 +115,8 @@ extension ConnectionMachine {
       } else {
         queue(chunk)
       }
-      exchange.bytesSent += chunk.count
-      exchange.stream = stream.remaining == 0 ? nil : stream
+      updateExchange(.streamAdvanced(sent: chunk.count))
     }
-    self.exchange = exchange
     act(.write)
   }
 }

@@ -44,13 +44,13 @@ extension ConnectionMachine {
     case .writing:
       checkSending(configuration)
     case .draining:
-      if let drainDeadline {
-        if now >= drainDeadline { close() }
+      if case .draining(let deadline?, _) = phase {
+        if now >= deadline { close() }
       } else {
         checkSending(configuration)
       }
     case .parked:
-      if let parked = parkedAnswer, now >= parked.until { unpark() }
+      if case .parked(_, let until, _) = phase, now >= until { unpark() }
     case .closed:
       break
     }
@@ -85,10 +85,10 @@ extension ConnectionMachine {
     core.configuration.headTimeout > .zero ? core.configuration.headTimeout : .seconds(10)
   }
 
-  /// Sends a parked refusal and drains (`enter` drops the answer as the machine leaves `.parked`).
+  /// Sends a parked refusal and drains (the answer goes with the `.parked` phase it lived in).
   private func unpark() {
-    guard let parked = parkedAnswer else { return }
-    answerAndClose(parked.response)
+    guard case .parked(let answer, _, _) = phase else { return }
+    answerAndClose(answer)
   }
 
   /// A 408 for a client too slow to send its request; the connection lingers only briefly.
@@ -104,7 +104,7 @@ extension ConnectionMachine {
     case .handling, .readingBody:
       let answer = ServerAnswer(
         status: 503, detail: "The server is shutting down; retry on another instance shortly.")
-      exchange?.stream = nil
+      updateExchange(.streamEnded)
       answerAndClose(problem(answer))
     case .awaitingRequest, .readingHead, .writing:
       close()

@@ -8,16 +8,14 @@ extension ConnectionMachine {
     let method = parser.method
     let version = parser.version
     let isHTTP10 = version.minor == 0
-    exchange?.id = id
-    exchange?.method = method
-    exchange?.origin = headers["Origin"]
-    exchange?.isHead = method == .head
-    exchange?.isHTTP10 = isHTTP10
-    exchange?.keepAlive =
+    let keepAlive =
       !parser.isUpgrade
       && (isHTTP10
         ? headers.lists("Connection", "keep-alive") : !headers.lists("Connection", "close"))
-    exchange?.counted = true
+    updateExchange(
+      .headRead(
+        id: id, method: method, origin: headers["Origin"], isHTTP10: isHTTP10,
+        keepAlive: keepAlive))
     core.inFlight.add(1, ordering: .relaxed)
     guard enter(.readingBody) else { return }
     if let breach = FramingRules.judge(
@@ -43,7 +41,7 @@ extension ConnectionMachine {
       reject(problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
       return
     }
-    exchange?.target = target
+    updateExchange(.targetParsed(target))
     var head = HTTPRequestHead(
       id: id, method: method, target: target, headers: headers, remoteAddress: address)
     switch core.router.resolve(method, target) {
@@ -61,12 +59,12 @@ extension ConnectionMachine {
       response.headers.set("Allow", allow.joined(separator: ", "))
       reject(response)
     case .route(let route, let parameters):
-      exchange?.route = route
+      updateExchange(.routed(route))
       // The order of the checks of a head: who may ask, then how much it sends, then what.
       if let authorize = route.authorize {
         let refusal = authorize(&head)
         // Who called is known even when refused (over a rate limit): the access log says so.
-        exchange?.caller = head.caller
+        updateExchange(.authorized(caller: head.caller))
         if let refusal {
           reject(refusal)
           return
@@ -92,10 +90,10 @@ extension ConnectionMachine {
         reject(response)
         return
       case .accepted(let steps):
-        exchange?.steps = steps
+        updateExchange(.prepared(steps))
       }
       accept(
-        route: route, parameters: parameters, head: head, limit: limit,
+        parameters: parameters, head: head, limit: limit,
         expects100: version.minor == 1 && headers.contains("Expect"))
     }
   }
@@ -120,19 +118,15 @@ extension ConnectionMachine {
 
   /// The head passed: reserve memory for the body and let it come.
   private func accept(
-    route: Router.Route, parameters: PathCaptures, head: HTTPRequestHead, limit: Int,
-    expects100: Bool
+    parameters: PathCaptures, head: HTTPRequestHead, limit: Int, expects100: Bool
   ) {
     let declared = parser.contentLength ?? 0
     guard core.bodyBudget.reserve(declared) else {
       reject(problem(Self.bodyMemoryFull))
       return
     }
-    exchange?.reserved = declared
-    exchange?.route = route
-    exchange?.parameters = parameters
-    exchange?.head = head
-    exchange?.bodyStarted = now
+    updateExchange(
+      .bodyStarted(at: now, reserved: declared, head: head, parameters: parameters))
     parser.collectBody(limit: limit, expected: declared)
     if expects100, parser.expectsBody {
       queue(ResponseHead.continueInterim)
@@ -145,7 +139,7 @@ extension ConnectionMachine {
     guard let exchange, exchange.route != nil, parser.bodyBytes > exchange.reserved else { return }
     let step = max(256 * 1024, parser.bodyBytes - exchange.reserved)
     if core.bodyBudget.reserve(step) {
-      self.exchange?.reserved += step
+      updateExchange(.reservationGrew(by: step))
     } else {
       refuseAndClose(Self.bodyMemoryFull)
     }
@@ -161,7 +155,7 @@ extension ConnectionMachine {
   /// connection stays open.
   func reject(_ response: HTTPResponse) {
     guard parser.expectsBody else {
-      exchange?.rejection = response
+      updateExchange(.rejected(response))
       return
     }
     if response.status == 503, let wait = response.headers["Retry-After"].flatMap(Int.init),
@@ -192,7 +186,7 @@ extension ConnectionMachine {
       return
     case .handle(let run): handler = run
     }
-    guard enter(.handling) else { return }
+    guard enter(.handling(peerFinished: phase.peerFinished)) else { return }
     act(.run(number: exchange.number, handler))
   }
 
@@ -230,7 +224,7 @@ extension ConnectionMachine {
     // A head refused before it was complete still carries the client's id when it came first.
     let id =
       exchange?.id ?? RequestID.accept(HTTPHeaders(wire: parser.fields).valueBytes("X-Request-Id"))
-    exchange?.id = id
+    updateExchange(.identified(id))
     return core.problem(answer, requestID: id)
   }
 

@@ -6,6 +6,12 @@ import ArtworkCore
 /// keeps the connection alive or closes it. Every state has a bound in bytes and in time
 /// (`ConnectionState`), and every move between states is checked (`enter`).
 ///
+/// Where it is lives in `phase`, whose cases carry what only they hold (`ConnectionPhase`); the
+/// request being served is `exchange`, changed only through `updateExchange`. Its data is
+/// written in this file only (`private(set)` or private): the extensions in the other files
+/// decide, and change it through the methods here (`enter`, `park`, `updateExchange`, `queue`,
+/// `act`...).
+///
 /// It reads no clock (the time comes with each event) and touches no descriptor, so tests drive
 /// it by tables of events (`ConnectionMachineTests`) and the fuzz target by random ones. The
 /// `Connection` around it does the system calls. Confined to one thread.
@@ -18,8 +24,9 @@ final class ConnectionMachine {
   /// The `Date` line of answers (the loop's, shared by its connections).
   let date: HTTPDate
 
-  private(set) var state = ConnectionState.awaitingRequest
-  /// When the current state began.
+  /// Where the connection is, with what only that phase holds.
+  private(set) var phase = ConnectionPhase.awaitingRequest
+  /// When the current phase began.
   private(set) var stateStarted: ContinuousClock.Instant
   /// The time of the event being handled.
   private(set) var now: ContinuousClock.Instant
@@ -34,27 +41,21 @@ final class ConnectionMachine {
   private var pending: [UInt8] = []
   /// The bytes to write, in order (`.write`).
   private(set) var output = OutputQueue()
-  /// The request being served.
-  var exchange: Exchange?
+  /// The request being served (changed through `updateExchange`).
+  private(set) var exchange: Exchange?
   private var exchangeNumber: UInt64 = 0
   /// Where every response head of this connection is written (its storage reused).
   private var headBuffer: [UInt8] = []
   /// Requests answered on this connection.
   private(set) var served = 0
-  /// Whether the sending side is shut (after the last answer).
-  private(set) var writeShut = false
-  /// Whether the client closed its sending side while the answer was still going out.
-  private var peerClosed = false
+  /// Whether graceful shutdown began (`.shutdownBegan`, or `.graceOver`, which ends it): every
+  /// answer from then on closes its connection.
+  private(set) var shuttingDown = false
   /// Bytes read and dropped after the last answer.
   private var discarded = 0
   /// How long a connection whose last answer is out waits for the client to close
-  /// (`lingerTimeout`; 1 s after a 408).
-  private(set) var linger: Duration
-  /// When a draining connection closes whether or not the client has: `linger` after its last
-  /// answer went out.
-  private(set) var drainDeadline: ContinuousClock.Instant?
-  /// The answer of a parked connection and when it goes out.
-  private(set) var parkedAnswer: (until: ContinuousClock.Instant, response: HTTPResponse)?
+  /// (`lingerTimeout`; 1 s after a 408): its draining deadline is this after the answer.
+  private var linger: Duration
   /// Since when the client has not taken what is queued for it, and how much it took since.
   private(set) var sendBlocked: (since: ContinuousClock.Instant, written: Int)?
 
@@ -71,6 +72,14 @@ final class ConnectionMachine {
     self.now = now
     lastProgress = now
     linger = core.configuration.lingerTimeout
+  }
+
+  /// The plain state the connection is in (its phase without the phase's data).
+  var state: ConnectionState { phase.kind }
+
+  /// The answer a parked connection holds (nil in every other phase).
+  var parkedAnswer: HTTPResponse? {
+    if case .parked(let answer, _, _) = phase { answer } else { nil }
   }
 
   // MARK: - Events in, actions out
@@ -113,8 +122,10 @@ final class ConnectionMachine {
     case .tick:
       checkDeadlines()
     case .shutdownBegan:
+      shuttingDown = true
       if state == .awaitingRequest { close() }
     case .graceOver:
+      shuttingDown = true
       abort()
     }
     pump()
@@ -138,9 +149,9 @@ final class ConnectionMachine {
 
   /// What to read from the socket now.
   var demand: InputDemand {
-    switch state {
+    switch phase {
     case .awaitingRequest, .readingHead, .readingBody: pending.isEmpty ? .parse : .none
-    case .draining: peerClosed ? .none : .discard
+    case .draining(_, let peerFinished): peerFinished ? .none : .discard
     case .handling, .writing, .parked, .closed: .none
     }
   }
@@ -184,20 +195,26 @@ final class ConnectionMachine {
     handle(.wrote(outcome), at: now)
   }
 
-  /// Moves to `next`, when the table allows it, and answers whether it moved. A move it does not
-  /// allow is a bug: it is counted (`artwork_http_illegal_transitions_total`) and the connection
-  /// closes, so the bug costs one connection, never the process; the caller must then stop (it
-  /// queues nothing after the close). Leaving `.parked` drops its answer: it exists only there.
-  func enter(_ next: ConnectionState) -> Bool {
-    guard state.mayEnter(next) else {
+  /// Moves to `next`, when the table allows its kind to follow the current one, and answers
+  /// whether it moved. A move it does not allow is a bug: it is counted
+  /// (`artwork_http_illegal_transitions_total`) and the connection closes, so the bug costs one
+  /// connection, never the process; the caller must then stop (it queues nothing after the
+  /// close). The data of the phase left goes with it (a parked answer, a drain deadline).
+  func enter(_ next: ConnectionPhase) -> Bool {
+    guard state.mayEnter(next.kind) else {
       core.illegalTransitions.add(1, ordering: .relaxed)
       close()
       return false
     }
-    state = next
+    phase = next
     stateStarted = now
-    if next != .parked { parkedAnswer = nil }
     return true
+  }
+
+  /// Changes the current exchange (when there is one) as `event` says: the one way the
+  /// machine's files change an exchange.
+  func updateExchange(_ event: Exchange.Event) {
+    exchange?.apply(event)
   }
 
   // MARK: - Input
@@ -212,11 +229,9 @@ final class ConnectionMachine {
     _ = enter(.readingHead)
   }
 
-  /// Parks `response` until `until`: the answer lives only while the connection is `.parked`
-  /// (`enter` drops it on any other move).
+  /// Parks `response` until `until`: the answer lives in the `.parked` phase, and goes with it.
   func park(_ response: HTTPResponse, until: ContinuousClock.Instant) {
-    guard enter(.parked) else { return }
-    parkedAnswer = (until, response)
+    _ = enter(.parked(answer: response, until: until, peerFinished: phase.peerFinished))
   }
 
   /// Parses what waited while the connection answered, once it reads again.
@@ -283,7 +298,7 @@ final class ConnectionMachine {
 
   /// The client closed its sending side.
   private func clientClosed() {
-    switch state {
+    switch phase {
     case .awaitingRequest, .readingHead, .readingBody:
       // A request cut short cannot be answered usefully: nobody reads the answer.
       close()
@@ -291,8 +306,8 @@ final class ConnectionMachine {
       close()
     case .draining, .handling, .writing, .parked:
       // The answer may still be read (a client that sent its request and then shut its side):
-      // it goes out, then the connection closes.
-      peerClosed = true
+      // it goes out, then the connection closes. The same phase, now knowing it: not a move.
+      phase = phase.withPeerFinished
     case .closed:
       break
     }
@@ -367,12 +382,13 @@ final class ConnectionMachine {
       }
       finishExchange()
     }
-    if state == .draining, exchange == nil {
-      if peerClosed {
+    if case .draining(let deadline, let peerFinished) = phase, exchange == nil {
+      if peerFinished {
         close()
-      } else if !writeShut {
-        writeShut = true
-        drainDeadline = now + linger
+      } else if deadline == nil {
+        // The last answer is out: shut the sending side and wait `linger` for the client. The
+        // same phase with its deadline set, not a move.
+        phase = .draining(deadline: now + linger, peerFinished: false)
         act(.halfClose)
       }
     }
@@ -385,13 +401,13 @@ final class ConnectionMachine {
     served += 1
     release(exchange)
     core.log(record(exchange, completed: true))
-    guard state == .writing else { return }
-    if peerClosed {
+    guard case .writing(let peerFinished) = phase else { return }
+    if peerFinished {
       // The client sent its last request and shut its side: it has its answer.
       close()
-    } else if core.draining.load(ordering: .relaxed) {
+    } else if shuttingDown {
       // A refused move has closed the connection already; nothing follows here either way.
-      _ = enter(.draining)
+      _ = enter(.draining(deadline: nil, peerFinished: false))
     } else {
       _ = enter(.awaitingRequest)
     }

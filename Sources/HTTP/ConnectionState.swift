@@ -1,5 +1,7 @@
 /// Where a connection is between and within its exchanges, what each state may hold and for how
-/// long, and which states may follow it (`ConnectionMachine.enter` checks every move).
+/// long, and which states may follow it (`ConnectionMachine.enter` checks every move). This is
+/// the plain kind of a `ConnectionPhase`, whose cases carry the data of the states that have
+/// some (a parked answer, a drain deadline, the client's FIN after its request).
 ///
 /// | state | bytes held at most | time at most |
 /// |---|---|---|

@@ -106,7 +106,6 @@ package final class EmbeddedConnection {
 
   /// Graceful shutdown begins, then (with `graceOver`) its grace runs out.
   package func shutdown(graceOver: Bool) {
-    core.draining.store(true, ordering: .relaxed)
     step(.shutdownBegan)
     if graceOver { step(.graceOver) }
   }
@@ -203,8 +202,8 @@ package final class EmbeddedConnection {
   }
 
   /// The machine's promises that do not hold now: no illegal move, nothing held after the close,
-  /// and input held within its bounds (a body within its route's limit, and one read's worth
-  /// waiting).
+  /// a drain deadline only once the sending side is shut, and input held within its bounds (a
+  /// body within its route's limit, and one read's worth waiting).
   package func violations() -> [String] {
     var found: [String] = []
     let illegal = core.illegalTransitions.load(ordering: .relaxed)
@@ -216,8 +215,11 @@ package final class EmbeddedConnection {
     }
     if closed != (machine.state == .closed) { found.append("socket and machine disagree") }
     if actionsAfterClose > 0 { found.append("\(actionsAfterClose) actions after the close") }
-    if (machine.parkedAnswer != nil) != (machine.state == .parked) {
-      found.append("a parked answer outside .parked, or .parked without one")
+    // A parked answer outside `.parked` cannot be held: the phase's case holds it. What can
+    // still disagree is the socket and the drain deadline: it is set exactly when the sending
+    // side is shut.
+    if case .draining(let deadline, _) = machine.phase, (deadline != nil) != halfClosed {
+      found.append("a drain deadline without a half-close, or a half-close without one")
     }
     let limit = machine.exchange?.route?.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
     if machine.parser.body.count > limit { found.append("a body past its limit is held") }

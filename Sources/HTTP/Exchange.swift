@@ -1,5 +1,8 @@
 /// The request a connection is serving, from its first byte to the end of its answer: a value
 /// held by its `ConnectionMachine`, started new for every request (nothing carries over).
+///
+/// Its fields change only through `apply`, one named event at a time (`Exchange.Event`), which
+/// the machine calls from one place (`ConnectionMachine.updateExchange`).
 struct Exchange {
   /// Matches answers posted back from other threads to this exchange.
   let number: UInt64
@@ -7,56 +10,125 @@ struct Exchange {
 
   // What the head said.
 
-  var id: RequestID?
-  var method: HTTPMethod?
+  private(set) var id: RequestID?
+  private(set) var method: HTTPMethod?
   /// The request-target, once it parsed (its path goes in the access log).
-  var target: RequestTarget?
+  private(set) var target: RequestTarget?
   /// The request's `Origin`, when a browser sent it (the answer gets CORS fields).
-  var origin: String?
-  var isHead = false
+  private(set) var origin: String?
+  private(set) var isHead = false
   /// Whether the connection stays open after the answer.
-  var keepAlive = true
+  private(set) var keepAlive = true
   /// Whether the client speaks HTTP/1.0 (no chunked answers).
-  var isHTTP10 = false
+  private(set) var isHTTP10 = false
   /// Whether the exchange is counted in `ServerCore.inFlight`.
-  var counted = false
+  private(set) var counted = false
 
   // What the head check decided.
 
   /// An answer decided from a head without a body, sent once the message is complete.
-  var rejection: HTTPResponse?
-  var route: Router.Route?
+  private(set) var rejection: HTTPResponse?
+  private(set) var route: Router.Route?
   /// Who the route's `authorize` found the credentials to name (the access record's `caller`).
-  var caller: String?
+  private(set) var caller: String?
   /// The later steps of a route with a typed context, with the context its check made.
-  var steps: (@Sendable (HTTPRequest) -> Router.Proceed)?
-  var parameters = PathCaptures()
-  var head: HTTPRequestHead?
+  private(set) var steps: (@Sendable (HTTPRequest) -> Router.Proceed)?
+  private(set) var parameters = PathCaptures()
+  private(set) var head: HTTPRequestHead?
   /// When the accepted body began to arrive.
-  var bodyStarted: ContinuousClock.Instant?
+  private(set) var bodyStarted: ContinuousClock.Instant?
   /// Bytes of the body budget held.
-  var reserved = 0
+  private(set) var reserved = 0
 
   // The answer.
 
   /// The status of the answer, once it is queued.
-  var status: Int?
-  var bytesSent = 0
+  private(set) var status: Int?
+  private(set) var bytesSent = 0
   /// A body being streamed.
-  var stream: StreamState?
+  private(set) var stream: StreamState?
 
   init(number: UInt64, started: ContinuousClock.Instant) {
     self.number = number
     self.started = started
   }
-}
 
-/// A streamed response body on its way out.
-struct StreamState {
-  let next: @Sendable () async throws -> [UInt8]?
-  /// Bytes still owed for a stream with a declared length.
-  var remaining: Int?
-  let chunked: Bool
-  /// Whether a chunk is being fetched.
-  var fetching = false
+  /// What happens to an exchange, in about the order it happens.
+  enum Event {
+    /// The head parsed: who asks and how, and whether the connection may stay open after the
+    /// answer. From here the exchange counts in `ServerCore.inFlight`.
+    case headRead(
+      id: RequestID, method: HTTPMethod, origin: String?, isHTTP10: Bool, keepAlive: Bool)
+    /// The request-target parsed.
+    case targetParsed(RequestTarget)
+    /// The router found the route.
+    case routed(Router.Route)
+    /// The route's `authorize` named the caller (nil: nobody), whether or not it refused.
+    case authorized(caller: String?)
+    /// The route's head check passed, leaving the steps that answer the request.
+    case prepared(@Sendable (HTTPRequest) -> Router.Proceed)
+    /// A refusal decided from a head without a body, sent once the message is complete.
+    case rejected(HTTPResponse)
+    /// The head was accepted: its body may come, `reserved` bytes of the budget held for it.
+    case bodyStarted(
+      at: ContinuousClock.Instant, reserved: Int, head: HTTPRequestHead, parameters: PathCaptures)
+    /// A chunked body grew past what was held: `bytes` more of the budget are held.
+    case reservationGrew(by: Int)
+    /// The id its answer and log carry.
+    case identified(RequestID)
+    /// The answer's head and in-memory body (`bytes`) are queued; a streamed body follows.
+    case answerQueued(status: Int, bytes: Int, keepAlive: Bool, stream: StreamState?)
+    /// The stream's next chunk is being fetched.
+    case fetchStarted
+    /// The stream's chunk came back and `sent` bytes of it are queued (0: an empty chunk).
+    case streamAdvanced(sent: Int)
+    /// The stream is over (its end is queued), or dropped.
+    case streamEnded
+  }
+
+  /// Changes the exchange as `event` says: the one place its fields are written.
+  mutating func apply(_ event: Event) {
+    switch event {
+    case .headRead(let id, let method, let origin, let isHTTP10, let keepAlive):
+      self.id = id
+      self.method = method
+      self.origin = origin
+      isHead = method == .head
+      self.isHTTP10 = isHTTP10
+      self.keepAlive = keepAlive
+      counted = true
+    case .targetParsed(let target):
+      self.target = target
+    case .routed(let route):
+      self.route = route
+    case .authorized(let caller):
+      self.caller = caller
+    case .prepared(let steps):
+      self.steps = steps
+    case .rejected(let response):
+      rejection = response
+    case .bodyStarted(let at, let reserved, let head, let parameters):
+      bodyStarted = at
+      self.reserved = reserved
+      self.head = head
+      self.parameters = parameters
+    case .reservationGrew(let bytes):
+      reserved += bytes
+    case .identified(let id):
+      self.id = id
+    case .answerQueued(let status, let bytes, let keepAlive, let stream):
+      self.status = status
+      bytesSent += bytes
+      self.keepAlive = keepAlive
+      self.stream = stream
+    case .fetchStarted:
+      stream?.fetchStarted()
+    case .streamAdvanced(let sent):
+      stream?.advanced(by: sent)
+      bytesSent += sent
+      if stream?.remaining == 0 { stream = nil }
+    case .streamEnded:
+      stream = nil
+    }
+  }
 }

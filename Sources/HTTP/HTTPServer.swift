@@ -72,7 +72,7 @@ public final class HTTPServer: Sendable {
       return !lifecycle.stopped
     }
     guard mustStop else { return }
-    core.draining.store(true, ordering: .relaxed)
+    // `abortAll` tells every connection `.graceOver`: from then on every answer closes.
     for loop in loops {
       loop.post { loop in
         loop.stopListening()
@@ -115,10 +115,11 @@ public final class HTTPServer: Sendable {
 
   private func drain(gracePeriod: Duration) async {
     guard !lifecycle.withLock({ $0.stopped }) else { return }
-    core.draining.store(true, ordering: .relaxed)
     for loop in loops { await loop.perform { $0.stopListening() } }
-    Glibc.close(listener)
+    // Every connection hears `.shutdownBegan` (after which its answers close it) once no loop
+    // accepts any more, so none is handed over after it, and before a connection is refused.
     for loop in loops { await loop.perform { $0.closeIdle() } }
+    Glibc.close(listener)
     let deadline = ContinuousClock.now + gracePeriod
     while core.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(10))

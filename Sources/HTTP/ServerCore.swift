@@ -14,8 +14,6 @@ final class ServerCore: Sendable {
   /// Moves between connection states that the table does not allow (each closed its
   /// connection): a bug when it is not zero.
   let illegalTransitions = Atomic<Int>(0)
-  /// Set when graceful shutdown begins: every answer closes its connection.
-  let draining = Atomic<Bool>(false)
   /// The server's loops, set once they exist and emptied when they stop (the loops hold this
   /// object, so the list must not outlive them).
   let loops = Mutex<[EventLoop]>([])

@@ -173,6 +173,10 @@ import Testing
       steps: [.send(get), .answer, .shutdown],
       states: [.awaitingRequest, .handling, .awaitingRequest, .closed], statuses: [200]),
     Case(
+      name: "an answer after shutdown began closes its connection",
+      steps: [.send(get), .shutdown, .answer, .finish],
+      states: [.awaitingRequest, .handling, .draining, .closed], statuses: [200]),
+    Case(
       name: "a request still waiting for its handler when the grace runs out is a 503",
       steps: [.send(get), .shutdown, .graceOver, .finish],
       states: [.awaitingRequest, .handling, .draining, .closed], statuses: [503]),
@@ -243,7 +247,7 @@ import Testing
 
   @Test func aMoveTheTableDoesNotAllowIsCountedAndCloses() {
     let connection = EmbeddedConnection(router: Self.router())
-    #expect(!connection.machine.enter(.handling))
+    #expect(!connection.machine.enter(.handling(peerFinished: false)))
     #expect(connection.core.illegalTransitions.load(ordering: .relaxed) == 1)
     #expect(connection.machine.state == .closed)
     #expect(connection.machine.takeAction().map { "\($0)" } == "close")
@@ -277,6 +281,20 @@ import Testing
     }
   }
 
+  /// A phase of kind `kind`, with made-up data where its case carries some.
+  static func phase(_ kind: ConnectionState) -> ConnectionPhase {
+    switch kind {
+    case .awaitingRequest: .awaitingRequest
+    case .readingHead: .readingHead
+    case .readingBody: .readingBody
+    case .handling: .handling(peerFinished: false)
+    case .writing: .writing(peerFinished: false)
+    case .parked: .parked(answer: HTTPResponse(status: 503), until: .now, peerFinished: false)
+    case .draining: .draining(deadline: nil, peerFinished: false)
+    case .closed: .closed
+    }
+  }
+
   /// From every state, every move the table refuses answers false, is counted once, closes, and
   /// leaves exactly one action: the close, with nothing after it.
   @Test func aRefusedMoveFromAnyStateLeavesOneCloseAndNothingAfter() async {
@@ -286,7 +304,7 @@ import Testing
         let connection = EmbeddedConnection(router: Self.router())
         await Self.drive(connection, steps)
         #expect(connection.machine.state == state, "\(steps) reaches \(state)")
-        #expect(!connection.machine.enter(next), "\(state) → \(next)")
+        #expect(!connection.machine.enter(Self.phase(next)), "\(state) → \(next)")
         #expect(connection.core.illegalTransitions.load(ordering: .relaxed) == 1)
         #expect(connection.machine.state == .closed)
         var actions: [String] = []
@@ -301,13 +319,14 @@ import Testing
     #expect(tried > 20)
   }
 
-  /// A parked answer exists only while the machine is `.parked`: not before, not after.
+  /// A parked answer exists only while the machine is `.parked`: not before, not after (the
+  /// `.parked` case holds it).
   @Test func aParkedAnswerLivesOnlyInParked() async {
     let connection = EmbeddedConnection(router: Self.router())
     #expect(connection.machine.parkedAnswer == nil)
     connection.send("POST /busy HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
     #expect(connection.machine.state == .parked)
-    #expect(connection.machine.parkedAnswer?.response.status == 503)
+    #expect(connection.machine.parkedAnswer?.status == 503)
     connection.advance(by: .seconds(1))
     #expect(connection.machine.state == .draining)
     #expect(connection.machine.parkedAnswer == nil)
@@ -319,6 +338,28 @@ import Testing
     #expect(reset.machine.state == .closed)
     #expect(reset.machine.parkedAnswer == nil)
     #expect(reset.violations() == [])
+  }
+
+  /// A draining connection has a deadline once its last answer is out and its sending side
+  /// shut, not before: the client gets `lingerTimeout` from there to close.
+  @Test func aDrainDeadlineStartsWithTheHalfClose() {
+    let connection = EmbeddedConnection(router: Self.router())
+    connection.room = 0
+    connection.send("POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")
+    guard case .draining(nil, false) = connection.machine.phase else {
+      Issue.record("\(connection.machine.phase)")
+      return
+    }
+    #expect(!connection.halfClosed)
+    connection.room = nil
+    connection.flush()
+    guard case .draining(let deadline?, false) = connection.machine.phase else {
+      Issue.record("\(connection.machine.phase)")
+      return
+    }
+    #expect(deadline == connection.now + connection.core.configuration.lingerTimeout)
+    #expect(connection.halfClosed)
+    #expect(connection.violations() == [])
   }
 
   /// The socket's room writes nothing by itself: `.writable` asks for a write only when the
@@ -344,6 +385,7 @@ import Testing
     }
     #expect(reached == Set(ConnectionState.allCases))
     for state in ConnectionState.allCases {
+      #expect(Self.phase(state).kind == state)
       #expect(state.mayEnter(.closed) == (state != .closed), "\(state)")
       for next in ConnectionState.allCases {
         #expect(state.mayEnter(next) == state.successors.contains(next), "\(state) → \(next)")
