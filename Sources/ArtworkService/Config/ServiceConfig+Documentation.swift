@@ -132,7 +132,9 @@ extension ServiceConfig {
       "ARTWORK_CACHE_KEY", "(built in)",
       "Secret key of the hash that names URL cache records in storage (replicas on one store "
         + "share it). Records keep no secret query value; with this set, their names cannot be "
-        + "checked against a guessed URL either."
+        + "checked against a guessed URL either. The key of result ids "
+        + "(`/v1/artwork/results/{id}`) is derived from it, so replicas that share it answer "
+        + "each other's ids; unset, each process makes its own at start-up."
     ),
     (
       "ARTWORK_CORS_ORIGINS", "(none)",
