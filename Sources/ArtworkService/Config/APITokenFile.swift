@@ -6,13 +6,15 @@ import Foundation
 ///
 /// The file is read whole and checked whole before any of it takes effect, and a file that
 /// looks half-written is a problem like a bad line: it must not be empty (a file that revokes
-/// everyone says so in a comment line) and must end with a line break, and two reads 25 ms
-/// apart must find the same bytes (a file still being written is read again, a few times).
-/// Writing the file elsewhere and renaming it into place (`mv`, `install`) never trips these.
+/// everyone says so in a comment line) and must end with a line break (so a cut in a token is
+/// never taken for a token), and two reads in a row must find the same bytes (the second comes
+/// at once, so a reload costs no wait; while reads differ, the file is being written, and it
+/// is read again 25 ms apart, a few times). Writing the file elsewhere and renaming it into
+/// place (`mv`, `install`) never trips these.
 enum APITokenFile {
   /// How many times the file is read, at most, looking for two reads that agree.
   static let reads = 8
-  /// The pause between two reads of the file, in seconds.
+  /// The pause before a read again, once two reads differed, in seconds.
   static let pause = 0.025
 
   /// The tokens of the file at `path`, or every problem found (each naming its line, never a
@@ -26,7 +28,7 @@ enum APITokenFile {
     case .changing:
       return .failure(
         Problems([
-          "\(path) changed each time it was read (\(reads) reads, 25 ms apart): it is being "
+          "\(path) changed each time it was read (\(reads) reads): it is being "
             + "written; write it elsewhere and rename it into place"
         ]))
     case .read(let bytes): return parse(bytes)
@@ -41,11 +43,12 @@ enum APITokenFile {
     case read([UInt8])
   }
 
-  /// The bytes `read` answers twice in a row (reads `pause` apart, at most `reads` of them).
+  /// The bytes `read` answers twice in a row (at most `reads` reads; the second at once, each
+  /// later one `pause` after the one before).
   static func settled(pause: Double, _ read: () -> [UInt8]?) -> Read {
     guard var last = read() else { return .unreadable }
-    for _ in 1..<reads {
-      if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+    for attempt in 1..<reads {
+      if attempt > 1, pause > 0 { Thread.sleep(forTimeInterval: pause) }
       guard let again = read() else { return .unreadable }
       if again == last { return .read(again) }
       last = again

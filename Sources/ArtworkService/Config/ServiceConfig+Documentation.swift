@@ -57,7 +57,7 @@ extension ServiceConfig {
         + "checked whole at start-up (a bad file stops it) and again on SIGHUP, so a token is "
         + "added or revoked without a restart; a bad file then keeps the tokens read before and "
         + "logs an error. A file that looks half-written is bad: empty, not ending with a line "
-        + "break, or changing between two reads 25 ms apart (write it elsewhere and rename it "
+        + "break, or changing between reads (write it elsewhere and rename it "
         + "into place). The new tokens are in force once the service logs `API tokens reloaded` "
         + "and `artwork_api_token_reloads_total{result=\"ok\"}` goes up, a moment after `kill` "
         + "returns. When set, write endpoints always need a token, even if no line has one."

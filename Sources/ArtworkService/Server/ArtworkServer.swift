@@ -98,8 +98,8 @@ public final class ArtworkServer: Sendable {
   /// nothing without a token file but say so.
   ///
   /// NOTE: `kill` returns once the signal is queued, before this has run (the signal queue
-  /// takes it within a moment, and the file is read twice, 25 ms apart): a request sent right
-  /// after `kill -HUP` may still meet the old tokens. What says the new ones are in force is
+  /// takes it within a moment): a request sent right after `kill -HUP` may still meet the old
+  /// tokens. What says the new ones are in force is
   /// the log line, or `artwork_api_token_reloads_total{result="ok"}` going up.
   public func reloadTokens() {
     let outcome = app.authenticator.reload()
