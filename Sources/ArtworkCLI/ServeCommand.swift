@@ -19,7 +19,9 @@ enum ServeCommand: Subcommand {
     ARTWORK_SHUTDOWN_GRACE (default 8s), then exit. A container runtime must wait longer than
     that before it kills the process (docker stop waits 10 s by default; raise it with
     docker stop -t when ARTWORK_SHUTDOWN_GRACE is raised). SIGHUP re-reads
-    ARTWORK_API_TOKENS_FILE; a bad file keeps the tokens in force and logs an error.
+    ARTWORK_API_TOKENS_FILE; a bad (or half-written) file keeps the tokens in force and logs an
+    error. The new tokens are in force once "API tokens reloaded" is logged (and
+    artwork_api_token_reloads_total{result="ok"} goes up), a moment after kill returns.
 
     Exit status: 0 after a clean shutdown; 1 when the service cannot start (storage, listen
     address; the reason is logged); 2 for invalid configuration.

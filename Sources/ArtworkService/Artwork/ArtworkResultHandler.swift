@@ -6,14 +6,17 @@ import HTTP
 
 /// 200 with the artwork (as `POST /v1/artwork` answers it) once made; 202 with `Retry-After`
 /// while this replica makes it; the problem when the source failed; 404 when the result is
-/// not known here (never asked, forgotten, or made on another replica: POST again).
+/// not known here (never asked, forgotten, or made on another replica: POST again), and when the
+/// id was given to another caller (`ResultID`: the same 404, so an id tells nobody else
+/// anything).
 struct ArtworkResultHandler: RouteHandler {
   let urlArtwork: URLArtwork
   let response: ArtworkResponse
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
     let id = request.pathParameter("id") ?? ""
-    let known = try await urlArtwork.results.known(id: id)
+    let caller = request.head.caller ?? APIToken.anonymous
+    let known = try await urlArtwork.results.known(id: id, caller: caller)
     if case .ready(let answer, let url, let age) = known, await urlArtwork.isStored(answer) {
       return response.make(answer, sourceURL: url, age: age, status: 200)
     }

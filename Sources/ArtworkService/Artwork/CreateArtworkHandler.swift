@@ -72,7 +72,9 @@ struct CreateArtworkHandler: RouteHandler {
         return response.make(
           answer, sourceURL: url, age: age, headers: [("Preference-Applied", "wait=\(seconds)")])
       case .pending:
-        let id = urlArtwork.results.resultID(url: url, variant: options.cacheKey)
+        // Bound to the caller: another token's GET of it is a 404.
+        let id = urlArtwork.results.resultID(
+          url: url, variant: options.cacheKey, caller: request.head.caller ?? APIToken.anonymous)
         return JSONResponse.make(
           202,
           .object([

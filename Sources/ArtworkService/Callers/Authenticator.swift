@@ -46,6 +46,9 @@ final class Authenticator: Sendable {
   let rate: Int
   /// Whether a token is required (fixed for the process: see `ServiceConfig.requiresToken`).
   let isEnabled: Bool
+  /// `ARTWORK_API_RATE` for requests with a missing or wrong token, per address (nil when
+  /// there is no rate, or no token to get wrong).
+  let failures: FailedTokenLimit?
   private let current: Mutex<TokenSet>
 
   /// Checks `tokens` and, when `file` is set, the tokens read from it (`fileTokens`), each
@@ -55,7 +58,33 @@ final class Authenticator: Sendable {
     self.file = file
     self.rate = rate
     isEnabled = !tokens.isEmpty || file != nil
+    failures = isEnabled && rate > 0 ? FailedTokenLimit(perMinute: rate) : nil
     current = Mutex(TokenSet.make(tokens + fileTokens, rate: rate, previous: nil))
+  }
+
+  /// The `.rateLimited` error when `address` has sent more requests with a missing or wrong
+  /// token than its `ARTWORK_API_RATE` allows: every write request from it is refused until
+  /// `Retry-After` (whatever its token, so the answer tells no right guess from a wrong one).
+  func addressRefusal(_ address: String?) -> ArtworkError? {
+    guard let failures, let wait = failures.wait(address) else { return nil }
+    return Self.addressLimited(failures, wait: wait)
+  }
+
+  /// Counts `refusal` (a 401) against `address`: the 401 itself, or the `.rateLimited` error
+  /// that replaces it when the address is past its limit.
+  func counted(_ refusal: ArtworkError, from address: String?) -> ArtworkError {
+    guard let failures, let wait = failures.fail(address) else { return refusal }
+    return Self.addressLimited(failures, wait: wait)
+  }
+
+  private static func addressLimited(_ failures: FailedTokenLimit, wait: Int) -> ArtworkError {
+    let rate = failures.perMinute
+    return ArtworkError(
+      .rateLimited,
+      "Too many requests with a missing or wrong token came from this address: it may send "
+        + "\(rate) such request\(rate == 1 ? "" : "s") a minute (ARTWORK_API_RATE), and no "
+        + "write request is taken from it until then; retry in \(wait) s.",
+      retryAfter: wait, members: [.int("limit_per_minute", rate)])
   }
 
   /// The caller that `authorization` (the header's value) names, or `.unauthorized`.

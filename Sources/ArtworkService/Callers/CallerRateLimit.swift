@@ -34,11 +34,31 @@ final class CallerRateLimit: Sendable {
     while true {
       let start = max(current, time)
       let wait = start - tolerance - time
-      if wait > 0 { return Int((wait + 999_999_999) / 1_000_000_000) }
+      if wait > 0 { return Self.seconds(wait) }
       let (exchanged, found) = fullAgain.compareExchange(
         expected: current, desired: start + interval, ordering: .relaxed)
       if exchanged { return nil }
       current = found
     }
+  }
+
+  /// What `admit` would answer at `now`, without taking a request from the bucket.
+  func wait(at now: ContinuousClock.Instant = .now) -> Int? {
+    let time = (now - Self.origin).nanoseconds
+    let wait = max(fullAgain.load(ordering: .relaxed), time) - tolerance - time
+    return wait > 0 ? Self.seconds(wait) : nil
+  }
+
+  /// Whether the bucket is full at `now`: as good as a new one, so it can be forgotten.
+  func isFull(at now: ContinuousClock.Instant = .now) -> Bool {
+    fullAgain.load(ordering: .relaxed) <= (now - Self.origin).nanoseconds
+  }
+
+  /// The time at which the bucket is full again (for comparing buckets only).
+  var fullAgainTime: Int64 { fullAgain.load(ordering: .relaxed) }
+
+  /// Whole seconds, rounded up, of `nanoseconds` (more than zero).
+  private static func seconds(_ nanoseconds: Int64) -> Int {
+    Int((nanoseconds + 999_999_999) / 1_000_000_000)
   }
 }

@@ -7,8 +7,13 @@
 struct APIToken: Sendable, Equatable {
   /// The caller's name: 1 to 64 of `[A-Za-z0-9._-]`, never `anonymous`.
   let name: String
-  /// The bearer token: visible ASCII without `:` (RFC 6750's token characters are a subset).
+  /// The bearer token: at least `minimumLength` characters of visible ASCII without `:`
+  /// (RFC 6750's token characters are a subset).
   let secret: String
+
+  /// The fewest characters a token may have: 16 visible ASCII characters are beyond guessing
+  /// at any rate a network allows; a shorter one is refused wherever it is configured.
+  static let minimumLength = 16
 
   /// The name of every request that presents no token of a caller (and of every request when
   /// no token is configured).
@@ -35,6 +40,9 @@ struct APIToken: Sendable, Equatable {
     guard secret.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: ":") })
     else {
       return "the token has spaces, ':', control or non-ASCII characters"
+    }
+    guard secret.utf8.count >= minimumLength else {
+      return "the token is shorter than \(minimumLength) characters, too easy to guess"
     }
     return nil
   }

@@ -44,23 +44,31 @@ extension ServiceConfig {
     (
       "ARTWORK_API_TOKENS", "(none)",
       "Comma-separated bearer tokens accepted on write endpoints, each `name:token` (a name of 1 "
-        + "to 64 of `A-Z a-z 0-9 . _ -`, not `anonymous`; a token is visible ASCII without `:`) "
-        + "or a bare token, named `token-1`, `token-2`... by its position here. The name is the "
-        + "`caller` of the access log and of the request metrics. Empty, and with no "
-        + "`ARTWORK_API_TOKENS_FILE`, means no authentication."
+        + "to 64 of `A-Z a-z 0-9 . _ -`, not `anonymous`; a token is at least 16 characters of "
+        + "visible ASCII without `:`, and a shorter one stops the start-up) or a bare token, "
+        + "named `token-1`, `token-2`... by its position here. The name is the `caller` of the "
+        + "access log and of the request metrics. Empty, and with no `ARTWORK_API_TOKENS_FILE`, "
+        + "means no authentication."
     ),
     (
       "ARTWORK_API_TOKENS_FILE", "(none)",
-      "A file of more tokens, one `name:token` a line (blank lines and `#` comments skipped), "
-        + "added to `ARTWORK_API_TOKENS`. Read at start-up (a bad file stops it) and again on "
-        + "SIGHUP, so a token is added or revoked without a restart; a bad file then keeps the "
-        + "tokens read before and logs an error. When set, write endpoints always need a token, "
-        + "even if the file is empty."
+      "A file of more tokens, one `name:token` a line (blank lines and `#` comments skipped; "
+        + "tokens as in `ARTWORK_API_TOKENS`), added to `ARTWORK_API_TOKENS`. Read whole and "
+        + "checked whole at start-up (a bad file stops it) and again on SIGHUP, so a token is "
+        + "added or revoked without a restart; a bad file then keeps the tokens read before and "
+        + "logs an error. A file that looks half-written is bad: empty, not ending with a line "
+        + "break, or changing between reads (write it elsewhere and rename it "
+        + "into place). The new tokens are in force once the service logs `API tokens reloaded` "
+        + "and `artwork_api_token_reloads_total{result=\"ok\"}` goes up, a moment after `kill` "
+        + "returns. When set, write endpoints always need a token, even if no line has one."
     ),
     (
       "ARTWORK_API_RATE", "0",
       "Requests a minute each token may make on the write endpoints (a burst of that many, "
-        + "then one every 60/N s); past it, 429 `rate-limited` with `Retry-After`. `0`: no limit."
+        + "then one every 60/N s); past it, 429 `rate-limited` with `Retry-After`. Requests with "
+        + "a missing or wrong token (401) count against their client address (an IPv6 address by "
+        + "its /64) at the same rate; past it, every write request from that address gets the "
+        + "429 until `Retry-After`, whatever its token. `0`: no limit."
     ),
     (
       "ARTWORK_ALLOW_ANONYMOUS", "0",
@@ -124,7 +132,9 @@ extension ServiceConfig {
       "ARTWORK_CACHE_KEY", "(built in)",
       "Secret key of the hash that names URL cache records in storage (replicas on one store "
         + "share it). Records keep no secret query value; with this set, their names cannot be "
-        + "checked against a guessed URL either."
+        + "checked against a guessed URL either. The key of result ids "
+        + "(`/v1/artwork/results/{id}`) is derived from it, so replicas that share it answer "
+        + "each other's ids; unset, each process makes its own at start-up."
     ),
     (
       "ARTWORK_CORS_ORIGINS", "(none)",

@@ -11,7 +11,7 @@ extension ServiceConfig {
 
   /// `ARTWORK_API_TOKENS`: comma-separated `name:token` pairs or bare tokens (named `token-N`
   /// by their position, from 1). Problems never quote a token.
-  static func readTokens(_ reader: inout ConfigReader, warnings: inout [String]) -> [APIToken] {
+  static func readTokens(_ reader: inout ConfigReader) -> [APIToken] {
     let entries = list(reader.text("ARTWORK_API_TOKENS"))
     var valid: [APIToken] = []
     for (index, entry) in entries.enumerated() {
@@ -20,11 +20,6 @@ extension ServiceConfig {
       case .failure(let problem):
         reader.refuse("ARTWORK_API_TOKENS", entry, "\(position): \(problem.text)", secret: true)
       case .success(let token):
-        if token.secret.utf8.count < 16 {
-          warnings.append(
-            "ARTWORK_API_TOKENS: \(position) (\(token.name)) is shorter than 16 characters and "
-              + "easy to guess")
-        }
         valid.append(token)
       }
     }

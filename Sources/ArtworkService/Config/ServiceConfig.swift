@@ -146,7 +146,7 @@ public struct ServiceConfig: Sendable {
     s3 = Self.readS3(&reader, storage: storage)
     minFreeBytes = reader.integer("ARTWORK_MIN_FREE_BYTES", default: 64 << 20, range: 0...(1 << 50))
 
-    apiTokens = Self.readTokens(&reader, warnings: &warnings)
+    apiTokens = Self.readTokens(&reader)
     (apiTokensFile, fileTokens) = Self.readTokenFile(&reader)
     for conflict in APIToken.conflicts(apiTokens + fileTokens) {
       reader.problem("ARTWORK_API_TOKENS and ARTWORK_API_TOKENS_FILE: \(conflict)")

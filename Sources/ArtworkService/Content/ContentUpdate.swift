@@ -12,7 +12,9 @@ import ArtworkCore
 ///
 /// The result is the patch's shape: a content object, or a push body whose `content` is the
 /// merged content. Its members are the stored ones in their order (with the patch's values),
-/// then the patch's new ones; keys and values are written as sent.
+/// then the patch's new ones; each member is written byte for byte as sent (its key with any
+/// escapes, the spacing around its colon, its value), with the separators of the document whose
+/// order it stands in (see `write`).
 struct ContentUpdate: Sendable {
   /// The stored content (read without checks: the relay judged it when it was sent).
   let stored: ContentDocument
@@ -87,49 +89,98 @@ struct ContentUpdate: Sendable {
       dropped.insert("image_thumbhash")
     }
 
-    // Each member with the document its value is written in.
-    var out: [(member: JSONMemberSpan, from: ContentDocument)] = []
-    for member in stored.members {
+    // Each member with the document its text comes from, and where it stands: in the stored
+    // order (kept, or with the patch's value) or added after it from the patch.
+    var out: [Placed] = []
+    for (index, member) in stored.members.enumerated() {
       if let replacement = sent(member.key) {
-        if replacement.value != .null { out.append((replacement, patch)) }
+        if replacement.value != .null {
+          out.append(Placed(member: replacement, from: patch, slot: .stored(index)))
+        }
       } else if !dropped.contains(member.key) {
-        out.append((member, stored))
+        out.append(Placed(member: member, from: stored, slot: .stored(index)))
       }
     }
-    for member in patch.members where member.value != .null {
+    for (index, member) in patch.members.enumerated() where member.value != .null {
       guard sent(member.key) != nil,
         !stored.members.contains(where: { $0.key.utf8.elementsEqual(member.key.utf8) })
       else { continue }
       if !hasImageSlot, ContentDocument.imageFields.contains(member.key) { continue }
-      out.append((member, patch))
+      out.append(Placed(member: member, from: patch, slot: .added(index)))
     }
-    // Written into the patch's body in place of its content; each member's place noted.
+    return write(out)
+  }
+
+  /// A member of the merged content: its text comes from `from`; `slot` is where it stands.
+  private struct Placed {
+    enum Slot {
+      /// In the stored content's order, at this index of its members.
+      case stored(Int)
+      /// After the stored members, from this index of the patch's members.
+      case added(Int)
+    }
+    let member: JSONMemberSpan
+    let from: ContentDocument
+    let slot: Slot
+  }
+
+  /// `out` written into the patch's body in place of its content, each member's place noted.
+  ///
+  /// Every member is its text as sent, from its key's opening quote to its value's end (the key
+  /// with its escapes, the spacing around the colon, the value), in the document it comes from.
+  /// The separators (the comma and the white space around it) follow the document whose order a
+  /// member stands in: a member in the stored order gets the separator that comes before it in
+  /// the stored content, one added from the patch the separator before it in the patch (the one
+  /// after it when it is the patch's first). The braces and the space inside them are the stored
+  /// content's (the patch's when the stored content has no member). So a member kept or added
+  /// comes back byte for byte, and the layout is that of the stored content, then the patch's.
+  private func write(_ out: [Placed]) -> ContentDocument {
     let start = patch.contentRange.lowerBound
-    var content: [UInt8] = [UInt8(ascii: "{")]
+    let frame = stored.members.isEmpty ? patch : stored
+    var content: [UInt8] = []
     var spans: [JSONMemberSpan] = []
-    for (index, entry) in out.enumerated() {
-      if index > 0 { content.append(UInt8(ascii: ",")) }
-      let memberStart = start + content.count
-      content += JSONValue.string(entry.member.key).bytes
-      let keyEnd = start + content.count
-      content.append(UInt8(ascii: ":"))
-      let valueStart = start + content.count
-      content += entry.from.text(of: entry.member)
-      spans.append(
-        JSONMemberSpan(
-          key: entry.member.key, value: entry.member.value,
-          member: memberStart..<start + content.count, keyRange: memberStart..<keyEnd,
-          valueRange: valueStart..<start + content.count))
+    if let first = frame.members.first, !out.isEmpty {
+      content += frame.bytes[frame.contentRange.lowerBound..<first.member.lowerBound]
+    } else {
+      content.append(UInt8(ascii: "{"))
     }
-    content.append(UInt8(ascii: "}"))
+    for (index, entry) in out.enumerated() {
+      if index > 0 { content += separator(before: entry) }
+      let memberStart = start + content.count
+      content += entry.from.bytes[entry.member.member]
+      spans.append(entry.member.moved(by: memberStart - entry.member.member.lowerBound))
+    }
+    if let last = frame.members.last, !out.isEmpty {
+      content += frame.bytes[last.member.upperBound..<frame.contentRange.upperBound]
+    } else {
+      content.append(UInt8(ascii: "}"))
+    }
     var body = patch.bytes
     body.replaceSubrange(patch.contentRange, with: content)
     return ContentDocument(
       bytes: body, members: spans, contentRange: start..<start + content.count)
   }
+
+  /// The separator before `entry` when it is not the first member (see `write`).
+  private func separator(before entry: Placed) -> ArraySlice<UInt8> {
+    switch entry.slot {
+    case .stored(let index) where index > 0:
+      return stored.separator(before: index)
+    case .added(let index) where index > 0:
+      return patch.separator(before: index)
+    case .added where patch.members.count > 1:
+      return patch.separator(before: 1)
+    default:
+      // Neither document has a separator of its own: the stored one's first, else a comma.
+      return stored.members.count > 1 ? stored.separator(before: 1) : [UInt8(ascii: ",")]
+    }
+  }
 }
 
 extension ContentDocument {
-  /// A member's value as written.
-  func text(of member: JSONMemberSpan) -> [UInt8] { Array(bytes[member.valueRange]) }
+  /// The text between the content object's members `index - 1` and `index` (a comma and the
+  /// white space around it), as sent.
+  fileprivate func separator(before index: Int) -> ArraySlice<UInt8> {
+    bytes[members[index - 1].member.upperBound..<members[index].member.lowerBound]
+  }
 }

@@ -62,7 +62,8 @@ package enum RequestFuzzing {
   }
 
   /// The update form merged, with and without the patch's image: the result reads as content,
-  /// has no null member the patch cleared, and no image field on a template without a slot.
+  /// every member is its text as sent, no null member the patch cleared is left, and no image
+  /// field stands on a template without a slot.
   private static func contentUpdate(_ bytes: [UInt8]) {
     guard let update = try? ContentUpdate(parsing: bytes) else { return }
     for withoutImage in [false, true] {
@@ -73,6 +74,16 @@ package enum RequestFuzzing {
       // Where the merge noted each member is where reading finds it.
       precondition(document.members == merged.members, "a merged member is not where noted")
       precondition(document.contentRange == merged.contentRange)
+      // Each member is its text as sent, in the document its value comes from.
+      for member in merged.members {
+        let ignored = withoutImage && ContentDocument.imageFields.contains(member.key)
+        let sent = !ignored && update.patch.member(member.key) != nil
+        let from = sent ? update.patch : update.stored
+        guard let source = from.member(member.key) else { preconditionFailure("\(member.key)?") }
+        precondition(
+          merged.bytes[member.member].elementsEqual(from.bytes[source.member]),
+          "\(member.key) is not as sent")
+      }
       for member in update.patch.members where member.value == .null {
         if withoutImage, ContentDocument.imageFields.contains(member.key) { continue }
         precondition(document.value(of: member.key) == nil, "\(member.key) not cleared")

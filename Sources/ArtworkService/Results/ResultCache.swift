@@ -153,6 +153,8 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   private let recordKey: [UInt8]
   /// The secret query parameters, redacted from the URL a record keeps for people to read.
   private let secrets: SecretParameters
+  /// Makes and reads the ids results are known by outside, each bound to its caller.
+  private let ids: ResultID
   private let clock: @Sendable () -> Double
   private let memory = Mutex<[String: Record]>([:])
   /// Keys being produced, with the requests waiting for them.
@@ -166,13 +168,16 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   ///   - clock: seconds since 1970; injected so tests can move time.
   ///   - recordKey: the key of the hash that names records (`ARTWORK_CACHE_KEY`).
   ///   - secrets: the query parameters redacted from the URL each record keeps.
+  ///   - ids: the key of the ids results are known by outside (`ResultID`).
   ///   - configuration: the fingerprint of the settings results are made under; records of
   ///     another are not answered.
   init(
     storage: any ArtworkStorage, namespace: String, ttl: Double, failureTTL: Double,
     recordKey: [UInt8] = ServiceConfig.defaultCacheKey, secrets: SecretParameters = .init(),
-    configuration: String = "", clock: @escaping @Sendable () -> Double
+    ids: ResultID = .random(), configuration: String = "",
+    clock: @escaping @Sendable () -> Double
   ) {
+    self.ids = ids
     self.configuration = configuration
     self.storage = storage
     self.namespace = namespace
@@ -263,10 +268,10 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   }
 
   /// The name a result is known by outside (the `Location` of a `POST /v1/artwork` that did not
-  /// finish within its wait): the keyed hash its record is stored under, which tells nothing of
-  /// the URL.
-  func resultID(url: String, variant: String) -> String {
-    resultID(key: key(url: url, variant: variant))
+  /// finish within its wait), for `caller` only (`ResultID`): it tells nothing of the URL, and
+  /// cannot be made without the service's key.
+  func resultID(url: String, variant: String, caller: String) -> String {
+    ids.make(record: recordID(key(url: url, variant: variant)), caller: caller)
   }
 
   /// What is known of the result named `id` (`resultID`).
@@ -279,29 +284,27 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     case unknown
   }
 
-  /// The result named `id`: its record when fresh (a remembered failure is thrown), else
+  /// The result named `id` when `caller` is the caller it was made for (else `.unknown`, as
+  /// for an id never given): its record when fresh (a remembered failure is thrown), else
   /// `.running` while this process makes it, else its last result, else `.unknown`.
-  func known(id: String) async throws(ArtworkError) -> Known {
-    guard id.utf8.count == 64,
-      id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
-    else {
-      return .unknown
-    }
+  func known(id: String, caller: String) async throws(ArtworkError) -> Known {
+    guard let name = ids.record(of: id, caller: caller) else { return .unknown }
     let now = clock()
-    let record = (try? await storage.getRecord("source-cache/\(id)")).flatMap { $0 }
+    let record = (try? await storage.getRecord("source-cache/\(name)")).flatMap { $0 }
       .flatMap { Record(json: $0) }
     if let record, let payload = try fresh(record, now: now) {
       return .ready(payload, url: record.url, age: Self.age(of: record, now: now))
     }
     let keys = running.withLock { Array($0.keys) }
-    if keys.contains(where: { resultID(key: $0) == id }) { return .running }
+    if keys.contains(where: { recordID($0) == name }) { return .running }
     if let record, record.configuration == configuration, let payload = record.payload {
       return .ready(payload, url: record.url, age: Self.age(of: record, now: now))
     }
     return .unknown
   }
 
-  private func resultID(key: String) -> String {
+  /// The keyed hash a result's record is named by (64 hex digits).
+  private func recordID(_ key: String) -> String {
     SHA256.hmacHex(key: recordKey, Array(key.utf8))
   }
 
@@ -376,7 +379,7 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     return payload
   }
 
-  private func recordName(_ key: String) -> String { "source-cache/\(resultID(key: key))" }
+  private func recordName(_ key: String) -> String { "source-cache/\(recordID(key))" }
 
   private func load(_ key: String) async throws(ArtworkError) -> Record? {
     if let record = memory.withLock({ $0[key] }) { return record }

@@ -86,15 +86,20 @@ public final class ArtworkApp: Sendable {
       return (info.format.rawValue, info.width, info.height)
     }
     let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    // Result ids: under a key derived from ARTWORK_CACHE_KEY when one is set (replicas that
+    // share it answer each other's ids), else under a key of this process's own.
+    let ids =
+      config.cacheKey == ServiceConfig.defaultCacheKey
+      ? ResultID.random() : ResultID.derived(from: config.cacheKey)
     let ttl = config.sourceTTL.seconds
     let failureTTL = config.failureTTL.seconds
     self.artworkResults = ResultCache(
       storage: storage, namespace: "artwork", ttl: ttl, failureTTL: failureTTL,
-      recordKey: config.cacheKey, secrets: config.secretParameters,
+      recordKey: config.cacheKey, secrets: config.secretParameters, ids: ids,
       configuration: config.resultSettings, clock: now)
     self.thumbHashResults = ResultCache(
       storage: storage, namespace: "thumbhash", ttl: ttl, failureTTL: failureTTL,
-      recordKey: config.cacheKey, secrets: config.secretParameters,
+      recordKey: config.cacheKey, secrets: config.secretParameters, ids: ids,
       configuration: config.resultSettings, clock: now)
   }
 

@@ -92,11 +92,21 @@ public final class ArtworkServer: Sendable {
     return reason.prefix(1).lowercased() + reason.dropFirst()
   }
 
-  /// Re-reads `ARTWORK_API_TOKENS_FILE` (on SIGHUP): the new tokens take effect at once and
-  /// the count is logged; a file that cannot be used keeps the tokens read before and logs an
-  /// error naming every problem. Does nothing without a token file but say so.
+  /// Re-reads `ARTWORK_API_TOKENS_FILE` (on SIGHUP): the new tokens are in force for every
+  /// request checked after this returns (and before it logs and counts the reload); a file that
+  /// cannot be used keeps the tokens read before and logs an error naming every problem. Does
+  /// nothing without a token file but say so.
+  ///
+  /// NOTE: `kill` returns once the signal is queued, before this has run (the signal queue
+  /// takes it within a moment): a request sent right after `kill -HUP` may still meet the old
+  /// tokens. What says the new ones are in force is
+  /// the log line, or `artwork_api_token_reloads_total{result="ok"}` going up.
   public func reloadTokens() {
-    switch app.authenticator.reload() {
+    let outcome = app.authenticator.reload()
+    if let outcome {
+      app.metrics.recordTokenReload(accepted: (try? outcome.get()) != nil)
+    }
+    switch outcome {
     case nil:
       app.logger.info("SIGHUP: no ARTWORK_API_TOKENS_FILE to re-read")
     case .success(let count)?:

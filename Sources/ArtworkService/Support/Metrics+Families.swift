@@ -29,6 +29,20 @@ extension Metrics {
     name: "artwork_api_rate_limited_total",
     help: "Requests refused with 429 because their token was over ARTWORK_API_RATE, by caller.",
     type: .counter, labels: ["caller"], buckets: [])
+  /// Write requests refused for their token: 401 (missing or wrong), or 429 while their address
+  /// is over `ARTWORK_API_RATE`'s count of such requests (`FailedTokenLimit`).
+  static let tokenRefusals = Family(
+    name: "artwork_api_token_refusals_total",
+    help:
+      "Write requests refused for their token, by status: 401 (missing or wrong), or 429 while their address was over ARTWORK_API_RATE of them.",
+    type: .counter, labels: ["status"], buckets: [])
+  /// Re-reads of `ARTWORK_API_TOKENS_FILE` (SIGHUP), by result: `ok` (the new set in force) or
+  /// `refused` (the file had a problem: the set in force stays).
+  static let tokenReloads = Family(
+    name: "artwork_api_token_reloads_total",
+    help:
+      "Re-reads of ARTWORK_API_TOKENS_FILE on SIGHUP, by result: ok (the new tokens are in force) or refused (the previous tokens stay).",
+    type: .counter, labels: ["result"], buckets: [])
   static let requestDuration = Family(
     name: "artwork_http_request_duration_seconds",
     help: "Time from request to response, by route.", type: .histogram, labels: ["route"],
@@ -155,7 +169,8 @@ extension Metrics {
 
   /// Every family, in the order `render()` writes them.
   static let families: [Family] = [
-    buildInfo, requests, requestDuration, rateLimited, inFlight, artworkCreated, imagesDeleted,
+    buildInfo, requests, requestDuration, rateLimited, tokenRefusals, tokenReloads, inFlight,
+    artworkCreated, imagesDeleted,
     contentArtwork, bytesStored,
     stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,

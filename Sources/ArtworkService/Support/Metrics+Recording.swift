@@ -16,6 +16,16 @@ extension Metrics {
     increment(Self.rateLimited, [caller])
   }
 
+  /// A write request refused for its token, with `status` 401 or 429 (`FailedTokenLimit`).
+  func recordTokenRefusal(status: Int) {
+    increment(Self.tokenRefusals, [String(status)])
+  }
+
+  /// One re-read of the token file: `ok` or `refused`.
+  func recordTokenReload(accepted: Bool) {
+    increment(Self.tokenReloads, [accepted ? "ok" : "refused"])
+  }
+
   /// A newly stored artwork object of `bytes` bytes (not counted when it existed already).
   func recordArtworkCreated(bytes: Int) {
     increment(Self.artworkCreated)

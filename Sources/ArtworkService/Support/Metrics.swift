@@ -39,6 +39,12 @@ final class Metrics: Sendable {
       for status in ["ready", "pending", "failed"] {
         state.values[Self.contentArtwork.name, default: [:]][[status]] = 0
       }
+      for status in ["401", "429"] {
+        state.values[Self.tokenRefusals.name, default: [:]][[status]] = 0
+      }
+      for result in ["ok", "refused"] {
+        state.values[Self.tokenReloads.name, default: [:]][[result]] = 0
+      }
     }
   }
 

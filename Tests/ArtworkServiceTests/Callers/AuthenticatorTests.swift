@@ -1,5 +1,6 @@
 import ArtworkCore
 import Foundation
+import HTTP
 import Testing
 
 @testable import ArtworkService
@@ -75,5 +76,116 @@ import Testing
     }
     #expect(problems.list.first?.contains("have the same token") == true, "\(problems)")
     #expect(try authenticator.authenticate("Bearer plex-token-0123456789").name == "plex")
+  }
+
+  /// A reload refuses the file whole, and keeps the tokens in force, for a token under 16
+  /// characters, a line without a name and a token, or a file that looks half-written.
+  @Test(arguments: [
+    ("plex:plex-token-0123456789\nsonarr:short\n", "line 2: the token is shorter than 16"),
+    ("plex:plex-token-0123456789\nsonarr-token-0123456789\n", "line 2: expected name:token"),
+    ("plex:plex-token-0123456789\nsonarr:sonarr-tok", "does not end with a line break"),
+    ("", "the file is empty"),
+  ])
+  func aBadReloadKeepsTheTokensInForce(text: String, words: String) throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("artwork-tokens-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try "plex:plex-token-0123456789\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let authenticator = Authenticator(tokens: [Self.relay], file: path, fileTokens: [Self.plex])
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    guard case .failure(let problems)? = authenticator.reload() else {
+      Issue.record("\(words): the file was taken")
+      return
+    }
+    #expect(problems.list.joined().contains(words), "\(problems)")
+    #expect(
+      !problems.list.joined().contains(":short") && !problems.list.joined().contains("sonarr-tok"))
+    #expect(try authenticator.authenticate("Bearer plex-token-0123456789").name == "plex")
+    #expect(throws: ArtworkError.self) { try authenticator.authenticate("Bearer short") }
+    #expect(Set(authenticator.callerNames) == ["relay", "plex", "anonymous"])
+  }
+
+  /// Missing or wrong tokens count against their address at `ARTWORK_API_RATE`: past it the
+  /// 401 becomes a 429 with `Retry-After`, and then every request from the address is refused
+  /// before its token is looked at, a valid one too. Another address, and a valid token's
+  /// bucket, are untouched; a valid token takes nothing from its address.
+  @Test func wrongTokensCountAgainstTheirAddress() throws {
+    let authenticator = Authenticator(tokens: [Self.relay], rate: 2)
+    let metrics = Metrics()
+    let check = CallerCheck(authenticator: authenticator, metrics: metrics)
+    func status(_ token: String?, from address: String) -> Int {
+      var headers = HTTPHeaders()
+      if let token { headers.add("Authorization", "Bearer \(token)") }
+      guard
+        var head = HTTPRequestHead(
+          id: "t", method: .post, target: "/v1/check", headers: headers, remoteAddress: address)
+      else { return 0 }
+      do {
+        try check.authorize(&head)
+        return 200
+      } catch {
+        if error.kind == .rateLimited {
+          #expect(error.retryAfter.map { (1...60).contains($0) } == true, "\(error)")
+        }
+        return error.kind.status
+      }
+    }
+    let good = Self.relay.secret
+    // The valid token from the attacker's address takes nothing from it.
+    #expect(status(good, from: "192.0.2.7") == 200)
+    #expect(status("guess-0000000000000000", from: "192.0.2.7") == 401)
+    #expect(status(nil, from: "192.0.2.7") == 401)
+    #expect(status("guess-0000000000000001", from: "192.0.2.7") == 429)
+    // Over the limit, the answer is the same for a right token as for a wrong one.
+    #expect(status(good, from: "192.0.2.7") == 429)
+    #expect(status("guess-0000000000000002", from: "192.0.2.7") == 429)
+    // Another address is its own; the relay's own bucket (2) still has one request.
+    #expect(status(good, from: "192.0.2.8") == 200)
+    #expect(status("guess-0000000000000003", from: "192.0.2.8") == 401)
+    #expect(metrics.value(Metrics.tokenRefusals, ["401"]) == 3)
+    #expect(metrics.value(Metrics.tokenRefusals, ["429"]) == 3)
+    #expect(metrics.value(Metrics.rateLimited, [Self.relay.name]) == 0)
+    let refusal = try #require(authenticator.addressRefusal("192.0.2.7"))
+    #expect(refusal.detail.contains("2 such requests a minute (ARTWORK_API_RATE)"), "\(refusal)")
+    #expect(!refusal.detail.contains("192.0.2.7"))
+
+    // No rate: nothing is limited; no token configured: nothing to get wrong.
+    let open = Authenticator(tokens: [Self.relay], rate: 0)
+    #expect(open.failures == nil)
+    #expect(Authenticator(tokens: [], rate: 5).failures == nil)
+  }
+
+  /// An IPv6 client is counted by its /64, the block one machine is given; IPv4 by its address.
+  @Test func anIPv6ClientIsCountedByItsBlock() {
+    #expect(FailedTokenLimit.key("2001:db8:0:1:aaaa::1") == "2001:db8:0:1::/64")
+    #expect(FailedTokenLimit.key("2001:db8:0:1:ffff:1:2:3") == "2001:db8:0:1::/64")
+    #expect(FailedTokenLimit.key("2001:db8:0:2::1") == "2001:db8:0:2::/64")
+    #expect(FailedTokenLimit.key("::1") == "0:0:0:0::/64")
+    #expect(FailedTokenLimit.key("203.0.113.9") == "203.0.113.9")
+    #expect(FailedTokenLimit.key(nil) == "unknown")
+    let limit = FailedTokenLimit(perMinute: 1)
+    let now = ContinuousClock.now
+    #expect(limit.fail("2001:db8:0:1::5", at: now) == nil)
+    #expect(limit.fail("2001:db8:0:1::6", at: now) != nil)
+    #expect(limit.wait("2001:db8:0:2::6", at: now) == nil)
+  }
+
+  /// The addresses kept are bounded: full buckets are forgotten first, then the half nearest
+  /// to full; an address in debt is remembered over one that is not.
+  @Test func theAddressesKeptAreBounded() {
+    let limit = FailedTokenLimit(perMinute: 1, capacity: 4)
+    let start = ContinuousClock.now
+    // Four addresses in debt for a minute, one a second apart.
+    for index in 0..<4 {
+      _ = limit.fail("198.51.100.\(index)", at: start + .seconds(index))
+    }
+    #expect(limit.count == 4)
+    // A fifth, 61.5 s on: the first two buckets are full again and go.
+    _ = limit.fail("198.51.100.9", at: start + .seconds(61) + .milliseconds(500))
+    #expect(limit.count <= 4)
+    #expect(limit.wait("198.51.100.3", at: start + .seconds(62)) != nil)
+    // A flood of new addresses at one moment: never more than the capacity.
+    for index in 0..<100 { _ = limit.fail("203.0.113.\(index)", at: start + .seconds(62)) }
+    #expect(limit.count <= 4)
   }
 }

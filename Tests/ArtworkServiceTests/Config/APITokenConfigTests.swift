@@ -100,6 +100,64 @@ import Testing
     #expect(missing.first?.contains("cannot read") == true, "\(missing)")
   }
 
+  /// A token under 16 characters stops the start-up, from the variable (bare or named) and
+  /// from the file alike; 16 is enough.
+  @Test func aTokenUnder16CharactersIsRefused() throws {
+    for entry in ["x", "relay:x", "relay:0123456789abcde"] {
+      let problems = Self.problems(["ARTWORK_API_TOKENS": entry])
+      #expect(problems.count == 1, "\(entry): \(problems)")
+      #expect(problems.first?.contains("token 1 of 1: the token is shorter than 16") == true)
+      #expect(problems.first?.contains("value hidden") == true, "\(problems)")
+    }
+    #expect(Self.problems(["ARTWORK_API_TOKENS": "relay:0123456789abcdef"]).isEmpty)
+    let path = try Self.file("relay:relay-token-0123456789\nplex:short-token\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let problems = Self.problems(["ARTWORK_API_TOKENS_FILE": path])
+    #expect(problems.count == 1, "\(problems)")
+    #expect(problems.first?.contains("line 2: the token is shorter than 16") == true)
+    #expect(!problems.joined().contains("short-token"))
+  }
+
+  /// What a file caught while being written looks like is refused, whole: empty, or cut in
+  /// its last line (no line break at the end).
+  @Test func aFileThatLooksHalfWrittenIsRefused() throws {
+    let cut = try Self.file("relay:relay-token-0123456789\nplex:plex-tok")
+    let empty = try Self.file("")
+    defer {
+      try? FileManager.default.removeItem(atPath: cut)
+      try? FileManager.default.removeItem(atPath: empty)
+    }
+    let cutProblems = Self.problems(["ARTWORK_API_TOKENS_FILE": cut])
+    #expect(cutProblems.count == 1, "\(cutProblems)")
+    #expect(cutProblems.first?.contains("does not end with a line break") == true)
+    let emptyProblems = Self.problems(["ARTWORK_API_TOKENS_FILE": empty])
+    #expect(emptyProblems.first?.contains("the file is empty") == true, "\(emptyProblems)")
+    // Line breaks of any kind, the last one included, are fine.
+    #expect(throws: Never.self) {
+      try APITokenFile.parse(Array("a:relay-token-0123456789\r\n".utf8)).get()
+    }
+  }
+
+  /// The file's bytes are taken when two reads in a row agree: a file that grew between two
+  /// reads is read again, and one that never settles is refused.
+  @Test func theFileIsTakenWhenTwoReadsAgree() {
+    var reads = [
+      "relay:relay-tok", "relay:relay-token-0123456789\n", "relay:relay-token-0123456789\n",
+    ].map { Array($0.utf8) }[...]
+    #expect(
+      APITokenFile.settled(pause: 0) { reads.popFirst() }
+        == .read(Array("relay:relay-token-0123456789\n".utf8)))
+    #expect(reads.isEmpty)
+    var growing = 0
+    #expect(
+      APITokenFile.settled(pause: 0) {
+        growing += 1
+        return Array(String(repeating: "#\n", count: growing).utf8)
+      } == .changing)
+    #expect(growing == APITokenFile.reads)
+    #expect(APITokenFile.settled(pause: 0) { nil } == .unreadable)
+  }
+
   @Test(arguments: ["-1", "two", "1000001", "1.5"])
   func aBadRateIsRefused(value: String) {
     let problems = Self.problems(["ARTWORK_API_RATE": value])

@@ -273,8 +273,13 @@ import Testing
       return problem.contains("token 2 of 2") && !problem.contains("bad token")
         && problem.contains("value hidden")
     }
-    let short = try ServiceConfig(environment: ["ARTWORK_API_TOKENS": "abc"])
-    #expect(short.warnings.contains { $0.contains("shorter than 16") })
+    #expect {
+      _ = try ServiceConfig(environment: ["ARTWORK_API_TOKENS": "abc"])
+    } throws: { error in
+      guard let problems = (error as? ConfigError)?.problems else { return false }
+      return problems.count == 1 && problems[0].contains("shorter than 16 characters")
+        && !problems[0].contains("abc")
+    }
   }
 
   @Test(arguments: [

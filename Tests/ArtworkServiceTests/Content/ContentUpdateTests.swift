@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ArtworkCore
@@ -100,6 +101,110 @@ import Testing
     #expect(try ContentUpdate(parsing: Array(#"{"patch":{}}"#.utf8)) == nil)
     #expect(throws: ArtworkError.self) {
       _ = try ContentUpdate(parsing: Array(#"{"stored":[],"patch":{}}"#.utf8))
+    }
+  }
+
+  /// Keys and values that are not changed come back byte for byte: escaped keys
+  /// (`"caf\u00e9"`, `"a\/b"`), surrogate pairs, and the stored content's spacing.
+  @Test func unchangedMembersComeBackAsSent() throws {
+    let stored =
+      #"{ "template" : "generic",\#n  "caf\u00e9": "cr\u00e8me",\#n  "a\/b":1 ,"emoji\ud83c\udfa8":"\ud83c\udfa8\n", "title":"A" }"#
+    #expect(
+      try Self.merged(#"{"title":"B"}"#, stored: stored)
+        == #"{ "template" : "generic",\#n  "caf\u00e9": "cr\u00e8me",\#n  "a\/b":1 ,"emoji\ud83c\udfa8":"\ud83c\udfa8\n", "title":"B" }"#
+    )
+    // A new member stands after the stored ones with the stored content's first separator.
+    #expect(
+      try Self.merged(#"{"sub\u0074itle" :  "S\u00e9"}"#, stored: stored)
+        == #"{ "template" : "generic",\#n  "caf\u00e9": "cr\u00e8me",\#n  "a\/b":1 ,"emoji\ud83c\udfa8":"\ud83c\udfa8\n", "title":"A",\#n  "sub\u0074itle" :  "S\u00e9" }"#
+    )
+  }
+
+  /// A member the patch replaces is the patch's text (its key as the patch wrote it) in the
+  /// stored member's place, between the stored content's separators; one it clears takes one
+  /// separator with it.
+  @Test func aReplacedMemberIsThePatchsTextInTheStoredPlace() throws {
+    let stored = "{\n  \"caf\\u00e9\": 1,\n  \"b\": 2,\n  \"c\": 3\n}"
+    #expect(
+      try Self.merged(#"{"café" :"\ud83d\ude00"}"#, stored: stored)
+        == "{\n  \"café\" :\"\\ud83d\\ude00\",\n  \"b\": 2,\n  \"c\": 3\n}")
+    #expect(
+      try Self.merged(#"{"b":null}"#, stored: stored) == "{\n  \"caf\\u00e9\": 1,\n  \"c\": 3\n}")
+    #expect(
+      try Self.merged(#"{"c":null}"#, stored: stored) == "{\n  \"caf\\u00e9\": 1,\n  \"b\": 2\n}")
+    #expect(
+      try Self.merged(#"{"caf\u00e9":null,"b":null,"c":null}"#, stored: stored) == "{}")
+  }
+
+  /// Members added from a pretty-printed patch keep the patch's separators; with nothing
+  /// stored, the patch's braces and spacing are the result's.
+  @Test func addedMembersKeepThePatchsLayout() throws {
+    let stored = "{\n  \"template\": \"generic\",\n  \"title\": \"A\"\n}"
+    let patch = "{\n    \"title\": \"B\",\n    \"subtitle\": \"S\",\n    \"a\\/b\": [1, 2]\n}"
+    #expect(
+      try Self.merged(patch, stored: stored)
+        == "{\n  \"template\": \"generic\",\n  \"title\": \"B\",\n    \"subtitle\": \"S\",\n    \"a\\/b\": [1, 2]\n}"
+    )
+    #expect(
+      try Self.merged("{ \"a\\u0062\" : 1 ,\t\"c\":2 }", stored: "{ }")
+        == "{ \"a\\u0062\" : 1 ,\t\"c\":2 }")
+    // A push-body patch: its own text around the content stays too.
+    #expect(
+      try Self.merged(#"{ "state" : "ended" ,"content":{"ti\u0074le":"B"} }"#, stored: stored)
+        == "{ \"state\" : \"ended\" ,\"content\":{\n  \"template\": \"generic\",\n  \"ti\\u0074le\":\"B\"\n} }"
+    )
+  }
+
+  /// Random objects with escaped keys, surrogate pairs and odd spacing, merged: every member's
+  /// text in the result is its text as sent, the merge's noted places are where a fresh read
+  /// finds the members, and the result reads as the merge of the values.
+  @Test func randomMergesKeepEveryMembersText() throws {
+    var random = SeededRandom()
+    let keys = [
+      #""a""#, #""caf\u00e9""#, #""café""#, #""a\/b""#, #""\ud83c\udfa8""#, #""🎨""#,
+      #""t\u0069tle""#,
+      #""title""#, #""e\u0301""#, #""x""#,
+    ]
+    let values = [
+      "1", "0.35", "1e2", "null", "true", #""\u00e9""#, #""\ud83d\ude00 \/ \"""#,
+      "[1, {\"k\" : 2}]",
+      "{}", #""plain""#,
+    ]
+    let spaces = ["", " ", "\n  ", "\t", "\r\n    "]
+    func space(_ random: inout SeededRandom) -> String { spaces.randomElement(using: &random)! }
+    func object(_ random: inout SeededRandom) -> String {
+      var used: Set<String> = []
+      var members: [String] = []
+      for _ in 0..<Int.random(in: 0...5, using: &random) {
+        let key = keys.randomElement(using: &random)!
+        let decoded = try? JSONValue(parsing: Array(key.utf8))
+        guard case .string(let name)? = decoded, used.insert(name).inserted else { continue }
+        let colon = space(&random) + ":" + space(&random)
+        members.append(key + colon + values.randomElement(using: &random)!)
+      }
+      let comma = space(&random) + "," + space(&random)
+      return "{" + space(&random) + members.joined(separator: comma) + space(&random) + "}"
+    }
+    for round in 0..<500 {
+      let stored = object(&random)
+      let patch = object(&random)
+      let body = Array(#"{"stored":\#(stored),"patch":\#(patch)}"#.utf8)
+      let update = try #require(try ContentUpdate(parsing: body))
+      let merged = try update.merged()
+      let again = try ContentDocument(parsing: merged.bytes, checkingRules: false)
+      #expect(again.members == merged.members, "round \(round): \(stored) + \(patch)")
+      for member in merged.members {
+        let text = merged.bytes[member.member]
+        let from = update.patch.member(member.key) != nil ? update.patch : update.stored
+        let source = try #require(from.member(member.key))
+        #expect(
+          Array(text) == Array(from.bytes[source.member]), "round \(round): \(stored) + \(patch)")
+        if update.patch.member(member.key) == nil {
+          #expect(member.value == update.stored.value(of: member.key))
+        } else {
+          #expect(member.value == update.patch.value(of: member.key) && member.value != .null)
+        }
+      }
     }
   }
 }

@@ -35,12 +35,14 @@ private final class Harness: Sendable {
   /// does (one process owns a storage directory).
   let opened = Mutex<FileSystemStorage?>(nil)
 
-  func cache(ttl: Double = 600, failureTTL: Double = 30) throws -> ResultCache<String> {
+  func cache(ttl: Double = 600, failureTTL: Double = 30, ids: ResultID = .random()) throws
+    -> ResultCache<String>
+  {
     opened.withLock { $0?.release() }
     let storage = try FileSystemStorage(directory: directory)
     opened.withLock { $0 = storage }
     return ResultCache(
-      storage: storage, namespace: "test", ttl: ttl, failureTTL: failureTTL,
+      storage: storage, namespace: "test", ttl: ttl, failureTTL: failureTTL, ids: ids,
       clock: { [self] in time.withLock { $0 } })
   }
 
@@ -194,17 +196,77 @@ private final class Harness: Sendable {
     let cache = try harness.cache()
     let storage = try #require(harness.opened.withLock { $0 })
     let url = "https://example.org/damaged.jpg"
-    let id = cache.resultID(url: url, variant: "v")
+    let id = cache.resultID(url: url, variant: "v", caller: "relay")
     for checkedAt in [-1e300, 1e300, -Double.greatestFiniteMagnitude] {
       let record = ResultRecord<String>(
         url: url, payload: "old", checkedAt: checkedAt, configuration: cache.configuration)
-      try await storage.putRecord("source-cache/\(id)", bytes: record.json)
-      switch try await cache.known(id: id) {
+      try await storage.putRecord(cache.recordName(url: url, variant: "v"), bytes: record.json)
+      switch try await cache.known(id: id, caller: "relay") {
       case .ready(let payload, _, let age):
         #expect(payload == "old")
         #expect((0...1_000_000_000).contains(age))
       default: Issue.record("the last result was not answered")
       }
     }
+  }
+
+  /// A result's id answers only the caller it was made for: another caller's id for the same
+  /// URL differs, and each is unknown to the other caller, like an id never given or tampered
+  /// with. Ids made under a random key are this process's own; a key derived from a shared
+  /// secret gives the same ids in another process (a replica, a restart).
+  @Test func anIdIsBoundToItsCallerAndKey() async throws {
+    let harness = Harness()
+    let shared = Array("a-shared-cache-key".utf8)
+    let cache = try harness.cache(ids: .derived(from: shared))
+    let url = "https://example.org/bound.jpg"
+    _ = try await harness.lookup(cache, url: url)
+    let relay = cache.resultID(url: url, variant: "v", caller: "relay")
+    let plex = cache.resultID(url: url, variant: "v", caller: "plex")
+    #expect(relay != plex && relay.utf8.count == 96)
+    #expect(relay.hasPrefix(cache.recordName(url: url, variant: "v").dropFirst(13)))
+    func known(_ cache: ResultCache<String>, _ id: String, _ caller: String) async throws -> String
+    {
+      switch try await cache.known(id: id, caller: caller) {
+      case .ready(let payload, _, _): payload
+      case .running: "running"
+      case .unknown: "unknown"
+      }
+    }
+    #expect(try await known(cache, relay, "relay") == "v1")
+    #expect(try await known(cache, plex, "plex") == "v1")
+    #expect(try await known(cache, relay, "plex") == "unknown")
+    #expect(try await known(cache, plex, "relay") == "unknown")
+    let flipped = String(relay.dropLast()) + (relay.hasSuffix("0") ? "1" : "0")
+    for id in [flipped, String(relay.prefix(64)), relay.uppercased(), relay + "0", ""] {
+      #expect(try await known(cache, id, "relay") == "unknown", "\(id)")
+    }
+    // Another key: other ids, and this one is unknown there; the shared key: the same.
+    let other = try harness.cache(ids: .random())
+    #expect(other.resultID(url: url, variant: "v", caller: "relay") != relay)
+    #expect(try await known(other, relay, "relay") == "unknown")
+    let replica = try harness.cache(ids: .derived(from: shared))
+    #expect(replica.resultID(url: url, variant: "v", caller: "relay") == relay)
+    #expect(try await known(replica, relay, "relay") == "v1")
+  }
+
+  /// While the work runs, its id says so to its caller only.
+  @Test func aRunningResultIsKnownToItsCallerOnly() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    let url = "https://example.org/running.jpg"
+    guard case .produce(let lease) = try await cache.begin(url: url, variant: "v") else {
+      Issue.record("no lease")
+      return
+    }
+    let id = cache.resultID(url: url, variant: "v", caller: "relay")
+    guard case .running = try await cache.known(id: id, caller: "relay") else {
+      Issue.record("not running for its caller")
+      return
+    }
+    guard case .unknown = try await cache.known(id: id, caller: "plex") else {
+      Issue.record("running for another caller")
+      return
+    }
+    _ = try await lease.produced("v1", validators: Validators())
   }
 }

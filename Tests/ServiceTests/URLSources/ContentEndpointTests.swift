@@ -107,6 +107,32 @@ import Testing
     )
   }
 
+  /// The update form keeps every byte it does not change, as the plain form does: escaped
+  /// keys, surrogate pairs and the stored content's spacing come back as sent, the patch's
+  /// member with its own text, and only the artwork is filled in.
+  @Test func theUpdateFormKeepsEscapesAndSpacing() async throws {
+    let service = try await URLSourceFixture.allowing.value
+    let source = try URLSourceFixture.url("/image.png" + URLSourceFixture.unique())
+    let stored =
+      "{\n  \"template\": \"media\",\n  \"caf\\u00e9\" : \"cr\\u00e8me\",\n"
+      + "  \"a\\/b\":1 ,\"\\ud83c\\udfa8\":\"\\ud83d\\ude00\",\n"
+      + "  \"image_url\": \"https://art.example/old.jpg\",\n"
+      + "  \"image_thumbhash\": \"1QcSHQRnh493V4dIh4eXh1h4kJUI\"\n}"
+    let patch = #"{ "image_url" : "\#(source)", "\u0074itle":"B" }"#
+    let filled = try await Self.post(service, #"{"stored": \#(stored), "patch": \#(patch)}"#)
+    #expect(filled.status == 200, "\(filled.text)")
+    #expect(filled.header("Artwork-Changed") == "true")
+    let artwork = try await service.post("/v1/artwork", url: source)
+    let hosted = try #require(artwork.string("image_url"))
+    let hash = try #require(artwork.string("image_thumbhash"))
+    let expected =
+      "{\n  \"template\": \"media\",\n  \"caf\\u00e9\" : \"cr\\u00e8me\",\n"
+      + "  \"a\\/b\":1 ,\"\\ud83c\\udfa8\":\"\\ud83d\\ude00\",\n"
+      + "  \"image_url\" : \"\(hosted)\",\n"
+      + "  \"image_thumbhash\": \"\(hash)\", \"\\u0074itle\":\"B\"\n}"
+    #expect(filled.text == expected)
+  }
+
   /// A URL of ours: nothing fetched, the URL kept, the hash that of the stored object.
   @Test func aHostedURLIsLeftAndItsHashFilled() async throws {
     let service = try await URLSourceFixture.allowing.value
