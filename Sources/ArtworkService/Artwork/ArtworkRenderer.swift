@@ -15,11 +15,16 @@ struct ArtworkRenderer: Sendable {
   /// stored (nothing acknowledged is ever lost). An upload's `admission` is given back once
   /// its image is rendered: the next upload may come in while this one is stored. A new
   /// object's facts (`ImageFacts`, with `sourceURL` redacted) are stored beside it first.
+  /// `retryingRemembered` (the caller's `Cache-Control: no-cache`) tries bytes again that made
+  /// a worker fail before.
   func renderAndStore(
     _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
-    admission: WorkerPool.Admission? = nil, sourceURL: String? = nil
+    admission: WorkerPool.Admission? = nil, sourceURL: String? = nil,
+    retryingRemembered: Bool = false
   ) async throws(ArtworkError) -> ArtworkAnswer {
-    let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+    let created = try await processor.render(
+      bytes, declaredType: declaredType, options: options,
+      retryingRemembered: retryingRemembered)
     admission?.release()
     metrics.recordStages(created.timings)
     let storing = ContinuousClock.now

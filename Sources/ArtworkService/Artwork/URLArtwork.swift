@@ -56,7 +56,7 @@ struct URLArtwork: Sendable {
       // 5. Render and store the new image, then remember it.
       let answer = try await renderer.renderAndStore(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
-        options: options, sourceURL: url)
+        options: options, sourceURL: url, retryingRemembered: revalidate)
       // 6. Index the result under its image, so that deleting the image forgets it.
       if let key = ArtworkKey(fileName: answer.fileName) {
         try await index.add(results.recordName(url: url, variant: variant), to: key.id)
