@@ -263,6 +263,29 @@ import Testing
     _ = await pool.shutdown(within: .seconds(5))
   }
 
+  /// A JPEG whose scans would cost seconds is refused in the service's process, before a
+  /// worker is used: this worker would crash on any job, and none reaches it.
+  @Test func aJPEGOfTooManyScansNeverReachesAWorker() async throws {
+    let (pool, events) = try Self.pool("os.kill(os.getpid(), signal.SIGSEGV)")
+    let worker = try #require(pool.idleWorkerIDs.first)
+    let processor = ArtworkProcessor(
+      workers: pool, maxSourceBytes: 50_000_000, maxPixels: 40_000_000)
+    let bytes = ProgressiveJPEG.grey(width: 6320, height: 6320, scans: 883)
+    let rendered = await WorkerPoolTests.error { () async throws(ArtworkError) in
+      try await processor.render(bytes, declaredType: "image/jpeg", options: ArtworkOptions())
+    }
+    let hashed = await WorkerPoolTests.error { () async throws(ArtworkError) in
+      try await processor.thumbHash(bytes, declaredType: nil)
+    }
+    for error in [rendered, hashed] {
+      #expect(error?.kind == .unprocessableImage)
+      #expect(
+        error?.detail == "The image is a progressive JPEG of 883 scans; at most 100 are decoded.")
+    }
+    #expect(events.withLock { $0 }.isEmpty && pool.idleWorkerIDs == [worker])
+    _ = await pool.shutdown(within: .seconds(5))
+  }
+
   /// A worker that reports running out of memory lives on: the answer is the pool's memory
   /// problem, no worker is replaced, and nothing is remembered.
   @Test func aWorkerReportingMemoryIsAMemoryFailureAndLivesOn() async throws {

@@ -30,7 +30,9 @@ public final class ArtworkProcessor: Sendable {
   }
 
   /// The checks every source passes before any decoding, in order: size, declared type, magic
-  /// bytes against the allow-list, and agreement of the declared type with the bytes.
+  /// bytes against the allow-list, agreement of the declared type with the bytes, and a JPEG's
+  /// scans against the decode budget (`DecodeCost`): a file that would hold a worker for
+  /// seconds is refused before a worker is used.
   func validate(_ bytes: ArraySlice<UInt8>, declaredType: String?) throws(ArtworkError)
     -> ImageFormat
   {
@@ -56,6 +58,9 @@ public final class ArtworkProcessor: Sendable {
           "The image was declared as \(ClientText.quoted(declaredType)) but its bytes are \(format.mimeType)."
         )
       }
+    }
+    if let problem = bytes.withUnsafeBytes({ DecodeCost.problem($0, limits: limits) }) {
+      throw ArtworkError(.unprocessableImage, problem)
     }
     return format
   }

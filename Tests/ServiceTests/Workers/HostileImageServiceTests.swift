@@ -158,6 +158,31 @@ import Testing
     }
   }
 
+  /// The report's file, 147 KB of 883 scans over a 6320x6320 picture, held a worker for the
+  /// whole timeout: now each route refuses it with a 422 that names the limit, before a worker
+  /// is used, and ordinary progressive JPEGs frame as before.
+  @Test func aJPEGOfTooManyScansIsRefusedBeforeAWorkerIsUsed() async throws {
+    try await ServiceHarness.run(["ARTWORK_WORKERS": "1"]) { service in
+      let bytes = ProgressiveJPEG.grey(width: 6320, height: 6320, scans: 883)
+      for path in ["/v1/artwork", "/v1/thumbhash"] {
+        let answer = try await service.upload(bytes, path: path)
+        expectProblem(answer, 422)
+        #expect(answer.object["type"] as? String == "urn:artwork:problem:unprocessable-image")
+        #expect(
+          answer.object["detail"] as? String
+            == "The image is a progressive JPEG of 883 scans; at most 100 are decoded.")
+      }
+      let within = try await service.upload(
+        ProgressiveJPEG.grey(width: 1600, height: 1200, scans: 60), fields: [("shape", "poster")])
+      #expect(within.status == 201, "\(within.text)")
+      let real = try await service.upload(Fixtures.bytes("progressive.jpg"))
+      #expect(real.status == 201, "\(real.text)")
+      let metrics = try await service.get("/metrics").text
+      #expect(!metrics.contains("artwork_worker_failures_total{"))
+      #expect(!metrics.contains("artwork_worker_interruptions_total{"))
+    }
+  }
+
   /// An image that uses up its worker's time on the CPU (100 scans of a 10000x10000 progressive
   /// JPEG, which libjpeg reads in one call before the first row) is the image's timeout.
   /// Through a URL, as a relay sends it in `/v1/content`, the failure is remembered, so the
