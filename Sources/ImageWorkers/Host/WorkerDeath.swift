@@ -42,8 +42,8 @@ struct WorkerDeath: Sendable, Equatable, CustomStringConvertible {
     /// The input made its worker fail (`crash` or `timeout`): it is remembered, and answered
     /// with a `decoder-failure` of this reason.
     case input(DecoderFailure)
-    /// Something outside the input ended the job: it is tried once more, in another worker,
-    /// and not remembered.
+    /// Something outside the input ended the job: it is tried once more, in a new worker, and
+    /// not remembered.
     case outside(WorkerInterruption.Cause)
   }
 

@@ -1,5 +1,5 @@
 /// A job whose worker was ended by something other than its input: the input is not blamed
-/// (nor remembered), and the job is tried once more in another worker.
+/// (nor remembered), and the job is tried once more.
 public struct WorkerInterruption: Sendable {
   /// What ended the job.
   public enum Cause: String, Sendable, Equatable, CaseIterable {

@@ -96,8 +96,9 @@ public final class WorkerPool: Sendable {
   /// replacement for a worker that died is started after it.
   ///
   /// A job whose worker was ended by something other than its input (`WorkerDeath.verdict`:
-  /// killed from outside, or out of time with little CPU time used) is tried once more, in
-  /// another worker; the input is never remembered for it.
+  /// killed from outside, or out of time with little CPU time used) is tried once more: in a
+  /// new worker when the old one was killed, in any idle one when its own deadline ended the
+  /// job (it lives on). The input is never remembered for it.
   private func work(
     _ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits, retryingRemembered: Bool,
     answer: (Result<(answer: WorkerAnswer, output: [UInt8]), ArtworkError>) -> Void
