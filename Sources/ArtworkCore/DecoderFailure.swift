@@ -9,10 +9,12 @@
 /// The raw value is the code's stable name: on the worker protocol, in logs and metrics, and in
 /// the problem document.
 public enum DecoderFailure: String, Sendable, Hashable, CaseIterable {
-  /// The worker process decoding it crashed (a trap, a fault, an abort: a decoder bug), or was
-  /// killed from outside the service in the middle of the job.
+  /// The worker process decoding it crashed (a trap, a fault, an abort: a decoder bug), exited
+  /// or broke the protocol in the middle of the job. A worker killed from outside the service
+  /// is not the image's doing (`WorkerDeath.verdict`).
   case crash
-  /// The work ran past its time limit (then its worker was stopped, whatever it was doing).
+  /// The work ran past its time limit having had the CPU time to use it (then its worker was
+  /// stopped, whatever it was doing).
   case timeout
   /// The work needed more memory than a worker may use.
   case memory
@@ -55,8 +57,8 @@ public enum DecoderFailure: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .crash:
       detail =
-        "The image made its decoder crash: it is damaged or built to attack decoders, and "
-        + "cannot be processed."
+        "The image made its decoder crash (the worker process decoding it died of a fault of "
+        + "its own code); it cannot be processed."
     case .timeout:
       let seconds = budget.map { $0 == $0.rounded() ? "\(Int($0))" : "\($0)" } ?? "the allowed"
       detail =

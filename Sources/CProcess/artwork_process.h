@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef MFD_CLOEXEC
@@ -51,16 +52,30 @@ static inline void artwork_process_set_name(const char *name) {
   prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
-/// Waits for `pid` to end: its status as waitpid gives it, and the most memory it held
-/// (ru_maxrss, in KiB). -1 on failure.
-static inline pid_t artwork_process_wait(pid_t pid, int *status, long *max_rss_kib) {
+/// Waits for `pid` to end: its status as waitpid gives it, the most memory it held
+/// (ru_maxrss, in KiB) and the CPU time it used (ru_utime + ru_stime, every thread, in
+/// microseconds). -1 on failure.
+static inline pid_t artwork_process_wait(pid_t pid, int *status, long *max_rss_kib,
+                                         int64_t *cpu_us) {
   struct rusage usage = {0};
   pid_t done;
   do {
     done = wait4(pid, status, 0, &usage);
   } while (done < 0 && errno == EINTR);
   *max_rss_kib = usage.ru_maxrss;
+  *cpu_us = (int64_t)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000 +
+            (int64_t)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
   return done;
+}
+
+/// The CPU time (user and system, every thread) the living process `pid` has used so far, in
+/// microseconds, from its CPU-time clock; -1 when it cannot be read.
+static inline int64_t artwork_process_cpu_us(pid_t pid) {
+  clockid_t clock;
+  struct timespec now;
+  if (clock_getcpuclockid(pid, &clock) != 0) return -1;
+  if (clock_gettime(clock, &now) != 0) return -1;
+  return (int64_t)now.tv_sec * 1000000 + (int64_t)now.tv_nsec / 1000;
 }
 
 static inline int artwork_process_exited(int status) { return WIFEXITED(status); }

@@ -6,8 +6,8 @@ import ArtworkCore
 /// (libvips' per-thread state does not survive an `await`), in a worker process. Each starts
 /// libvips if the process has not yet (`Vips.initialize()`; a worker does so at its start).
 ///
-/// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, read the
-/// header only and check dimensions, frame with shrink-on-load, drop opaque alpha, encode within
+/// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, count a
+/// JPEG's scans (`DecodeCost`), read the header only and check dimensions, frame with shrink-on-load, drop opaque alpha, encode within
 /// the byte budget, and decode the encoded bytes again for the ThumbHash input.
 public enum ImagePipeline {
   /// Frames `input` as `options` ask: exactly `options.outputSize`, cropped per `options.crop`,
@@ -29,6 +29,7 @@ public enum ImagePipeline {
     let (info, flattened, storedFormat) = try StageTimings.measure(&timings.decodeFrame) {
       () throws(ArtworkError) in
       let format = try sniff(input)
+      try DecodeCost.check(input, limits: limits)
       let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
       let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
       let framed = try frame(
@@ -61,6 +62,7 @@ public enum ImagePipeline {
     Vips.initialize()
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
+    try DecodeCost.check(input, limits: limits)
     let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
     let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
     return (info, try thumbnail(source, info: info, deadline: deadline))

@@ -17,12 +17,14 @@ struct ArtworkRenderer: Sendable {
   /// Renders `bytes` for `options` and stores the result (holding the image's lock while it
   /// stores); answers once the object is durably stored (nothing acknowledged is ever lost). An
   /// upload's `admission` is given back once its image is rendered: the next upload may come in
-  /// while this one is stored.
+  /// while this one is stored. `retryingRemembered` (the caller's `Cache-Control: no-cache`)
+  /// tries bytes again that made a worker fail before.
   func renderAndStore(
     _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
-    admission: WorkerPool.Admission? = nil
+    admission: WorkerPool.Admission? = nil, retryingRemembered: Bool = false
   ) async throws(ArtworkError) -> ArtworkAnswer {
-    let created = try await render(bytes, declaredType: declaredType, options: options)
+    let created = try await render(
+      bytes, declaredType: declaredType, options: options, retryingRemembered: retryingRemembered)
     admission?.release()
     return try await locks.holding(created.key.id) { () throws(ArtworkError) in
       try await store(created, sourceURL: nil)
@@ -30,10 +32,13 @@ struct ArtworkRenderer: Sendable {
   }
 
   /// Renders `bytes` for `options` in a worker; nothing is stored.
-  func render(_ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions)
-    async throws(ArtworkError) -> CreatedArtwork
-  {
-    let created = try await processor.render(bytes, declaredType: declaredType, options: options)
+  func render(
+    _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
+    retryingRemembered: Bool = false
+  ) async throws(ArtworkError) -> CreatedArtwork {
+    let created = try await processor.render(
+      bytes, declaredType: declaredType, options: options,
+      retryingRemembered: retryingRemembered)
     metrics.recordStages(created.timings)
     return created
   }

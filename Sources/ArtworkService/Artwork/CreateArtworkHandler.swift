@@ -42,7 +42,8 @@ struct CreateArtworkHandler: RouteHandler {
     switch parsed.source {
     case .upload(let bytes, let declaredType):
       let answer = try await renderer.renderAndStore(
-        bytes, declaredType: declaredType, options: options, admission: context.admission)
+        bytes, declaredType: declaredType, options: options, admission: context.admission,
+        retryingRemembered: RequestPreferences(request.headers).revalidate)
       return response.make(answer, sourceURL: nil)
     case .url(let url):
       let preferences = RequestPreferences(request.headers)

@@ -58,7 +58,7 @@ struct URLArtwork: Sendable {
       // image forgets it) and remember it.
       let created = try await renderer.render(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
-        options: options)
+        options: options, retryingRemembered: revalidate)
       let answer = try await renderer.locks.holding(created.key.id) {
         () throws(ArtworkError) in
         let answer = try await renderer.store(created, sourceURL: url)

@@ -93,7 +93,9 @@ extension ServiceConfig {
     (
       "ARTWORK_WORKER_TIMEOUT", "5s",
       "Longest one image may take in its worker (100ms to 300s); past it the worker is killed, "
-        + "whatever it is doing, and the image is a 422 `decoder-failure` with reason `timeout`."
+        + "whatever it is doing, and the image is a 422 `decoder-failure` with reason `timeout` "
+        + "when the worker used at least half of it in CPU time (else the image is tried once "
+        + "more, then answered 503)."
     ),
     (
       "ARTWORK_QUEUE", "16",

@@ -93,6 +93,12 @@ extension Metrics {
     name: "artwork_worker_failures_total",
     help: "Jobs whose worker process died or was killed, by reason: crash, timeout, memory.",
     type: .counter, labels: ["reason"], buckets: [])
+  /// Jobs whose worker was ended by something other than its input, by cause.
+  static let workerInterruptions = Family(
+    name: "artwork_worker_interruptions_total",
+    help: "Jobs whose worker process was ended by something other than its image, by cause: "
+      + "killed (a signal from outside), starved (out of time with little CPU time).",
+    type: .counter, labels: ["cause"], buckets: [])
   static let workerRefusals = Family(
     name: "artwork_worker_refusals_total",
     help: "Images refused without a try because they made a worker fail before, by reason.",
@@ -175,7 +181,7 @@ extension Metrics {
     stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,
-    workerFailures,
+    workerFailures, workerInterruptions,
     workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, logLinesDropped,
     residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,

@@ -63,6 +63,7 @@ extension Metrics {
   func record(_ event: WorkerEvent) {
     switch event {
     case .failed(let report): increment(Self.workerFailures, [report.reason.rawValue])
+    case .interrupted(let report): increment(Self.workerInterruptions, [report.cause.rawValue])
     case .refused(let reason): increment(Self.workerRefusals, [reason.rawValue])
     case .replaced: increment(Self.workerRestarts)
     case .replacementFailed: increment(Self.workerRestartFailures)

@@ -36,7 +36,9 @@ struct ThumbHashHandler: RouteHandler {
     }
     switch parsed.source {
     case .upload(let bytes, let declaredType):
-      let answer = try await urlThumbHash.hash(bytes, declaredType: declaredType)
+      let answer = try await urlThumbHash.hash(
+        bytes, declaredType: declaredType,
+        retryingRemembered: RequestPreferences(request.headers).revalidate)
       return JSONResponse.make(200, AnswerJSON.thumbHash(answer, sourceURL: nil))
     case .url(let url):
       let revalidate = RequestPreferences(request.headers).revalidate

@@ -29,17 +29,21 @@ struct URLThumbHash: Sendable {
       if fetched.isNotModified { return (try await lease.confirmed(fetched.validators), nil) }
       // 4. Hash, then remember.
       let answer = try await hash(
-        fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence))
+        fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
+        retryingRemembered: revalidate)
       return (try await lease.produced(answer, validators: fetched.validators), nil)
     } catch {
       return (try await lease.failed(error), nil)
     }
   }
 
-  /// The ThumbHash of source bytes, computed in a worker.
-  func hash(_ bytes: ArraySlice<UInt8>, declaredType: String?) async throws(ArtworkError)
-    -> ThumbHashAnswer
+  /// The ThumbHash of source bytes, computed in a worker (`retryingRemembered`: the caller's
+  /// `Cache-Control: no-cache` tries bytes again that made a worker fail before).
+  func hash(_ bytes: ArraySlice<UInt8>, declaredType: String?, retryingRemembered: Bool = false)
+    async throws(ArtworkError) -> ThumbHashAnswer
   {
-    ThumbHashAnswer(try await processor.thumbHash(bytes, declaredType: declaredType))
+    ThumbHashAnswer(
+      try await processor.thumbHash(
+        bytes, declaredType: declaredType, retryingRemembered: retryingRemembered))
   }
 }

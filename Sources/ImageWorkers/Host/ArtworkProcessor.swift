@@ -30,7 +30,9 @@ public final class ArtworkProcessor: Sendable {
   }
 
   /// The checks every source passes before any decoding, in order: size, declared type, magic
-  /// bytes against the allow-list, and agreement of the declared type with the bytes.
+  /// bytes against the allow-list, agreement of the declared type with the bytes, and a JPEG's
+  /// scans against the decode budget (`DecodeCost`): a file that would hold a worker for
+  /// seconds is refused before a worker is used.
   func validate(_ bytes: ArraySlice<UInt8>, declaredType: String?) throws(ArtworkError)
     -> ImageFormat
   {
@@ -57,27 +59,35 @@ public final class ArtworkProcessor: Sendable {
         )
       }
     }
+    if let problem = bytes.withUnsafeBytes({ DecodeCost.problem($0, limits: limits) }) {
+      throw ArtworkError(.unprocessableImage, problem)
+    }
     return format
   }
 
   /// Renders and hashes `bytes` for `options`; the caller stores the result.
-  public func render(_ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions)
-    async throws(ArtworkError) -> CreatedArtwork
-  {
+  /// `retryingRemembered` (the caller's `Cache-Control: no-cache`) tries bytes again that made
+  /// a worker fail before, instead of refusing them from memory (`WorkerPool.run`).
+  public func render(
+    _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
+    retryingRemembered: Bool = false
+  ) async throws(ArtworkError) -> CreatedArtwork {
     _ = try validate(bytes, declaredType: declaredType)
-    let (answer, output) = try await workers.run(.render(options), on: bytes, limits: limits)
+    let (answer, output) = try await workers.run(
+      .render(options), on: bytes, limits: limits, retryingRemembered: retryingRemembered)
     switch answer {
     case .rendered(let facts): return try CreatedArtwork(facts, bytes: output, shape: options.shape)
     default: throw Self.unexpected(answer)
     }
   }
 
-  /// The ThumbHash of a source image, storing nothing.
-  public func thumbHash(_ bytes: ArraySlice<UInt8>, declaredType: String?)
-    async throws(ArtworkError) -> ComputedThumbHash
-  {
+  /// The ThumbHash of a source image, storing nothing (`retryingRemembered` as `render`'s).
+  public func thumbHash(
+    _ bytes: ArraySlice<UInt8>, declaredType: String?, retryingRemembered: Bool = false
+  ) async throws(ArtworkError) -> ComputedThumbHash {
     _ = try validate(bytes, declaredType: declaredType)
-    let (answer, _) = try await workers.run(.thumbHash, on: bytes, limits: limits)
+    let (answer, _) = try await workers.run(
+      .thumbHash, on: bytes, limits: limits, retryingRemembered: retryingRemembered)
     switch answer {
     case .thumbHashed(let source, let hash):
       let summary = try ThumbHashSummary(hash)
@@ -89,9 +99,11 @@ public final class ArtworkProcessor: Sendable {
   }
 
   /// The format and upright size of `bytes` from the header alone, whatever their size; nil
-  /// when they are not an image a worker can read.
-  public func inspect(_ bytes: [UInt8]) async -> SourceInfo? {
-    guard let (answer, _) = try? await workers.run(.inspect, on: bytes[...], limits: limits),
+  /// when they are not an image a worker can read (`retryingRemembered` as `render`'s).
+  public func inspect(_ bytes: [UInt8], retryingRemembered: Bool = false) async -> SourceInfo? {
+    guard
+      let (answer, _) = try? await workers.run(
+        .inspect, on: bytes[...], limits: limits, retryingRemembered: retryingRemembered),
       case .inspected(let info) = answer
     else { return nil }
     return info

@@ -1,7 +1,7 @@
 import ArtworkCore
 import Synchronization
 
-/// Inputs that made a worker fail (crash, time out, run out of memory), remembered by their
+/// Inputs that made a worker fail (crash, use up its CPU budget), remembered by their
 /// SHA-256 for a while: a relay that retries the same poster, or a batch that meets the same
 /// file twice, gets the same answer at once instead of killing another worker.
 ///
@@ -59,6 +59,14 @@ final class FailedInputs: Sendable {
       while state.order.count > capacity, let oldest = state.order.first {
         forget(oldest, in: &state)
       }
+    }
+  }
+
+  /// Forgets the input `digest` (its caller asked for it to be tried again).
+  func forget(_ digest: String) {
+    state.withLock { state in
+      guard state.records[digest] != nil else { return }
+      forget(digest, in: &state)
     }
   }
 

@@ -3,7 +3,8 @@ import ArtworkCore
 /// One worker's failure: what it was doing and how it ended.
 public struct WorkerFailureReport: Sendable {
   /// What the image made the decoder do: `timeout` when the pool killed its worker at the
-  /// deadline, `crash` for any other death or a broken protocol (`WorkerDeath.reason`).
+  /// deadline after it used its CPU budget, `crash` for a fault of its own code, an exit or a
+  /// broken protocol (`WorkerDeath.verdict`).
   public var reason: DecoderFailure
   /// The job (`render`, `thumbhash`, `inspect`).
   public var job: String
@@ -11,7 +12,7 @@ public struct WorkerFailureReport: Sendable {
   public var inputSHA256: String
   public var inputBytes: Int
   /// The worker's process id, and how it ended (what the pool did, its signal or exit status;
-  /// its peak memory and last words, reported but never judged).
+  /// its CPU time; its peak memory and last words, reported but never judged).
   public var pid: Int32
   public var details: String
 }

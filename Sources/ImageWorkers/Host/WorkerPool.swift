@@ -7,10 +7,12 @@ import Synchronization
 ///
 /// A job goes to an idle worker on a thread of the pool's own (`BlockingPool`, which gives the
 /// queue, its bound and the counts `/metrics` reads); that thread waits for the answer or the
-/// deadline. A worker that dies or is killed costs its job alone: the job's caller gets a
-/// `decoder-failure` problem at once, the input is remembered (`FailedInputs`), the event is
-/// reported once (`WorkerEvent`), and the same thread starts a replacement before it takes
-/// another job.
+/// deadline. A worker that dies or is killed costs its job alone. When its input is to blame
+/// (`WorkerDeath.verdict`), the job's caller gets a `decoder-failure` problem at once, the
+/// input is remembered (`FailedInputs`) and the event reported once (`WorkerEvent.failed`);
+/// when something outside ended it, the job is tried once more in another worker, and the
+/// event reported (`WorkerEvent.interrupted`). Either way the same thread starts a replacement
+/// before it takes another job.
 public final class WorkerPool: Sendable {
   /// How the workers run.
   public let settings: WorkerSettings
@@ -62,12 +64,16 @@ public final class WorkerPool: Sendable {
   public var rememberedFailures: Int { failed.count }
 
   /// Runs `job` on `bytes` in a worker, within `limits` (their time budget is the pool's).
-  /// Throws `.busy` when the queue is full, `.decoderFailure` when the worker died, timed out or
-  /// ran out of memory (or did so on these very bytes before), and the problem of the failure a
-  /// worker reported (`JobFailure`): the answer is never `.failed`.
-  func run(_ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits)
-    async throws(ArtworkError) -> (answer: WorkerAnswer, output: [UInt8])
-  {
+  /// Throws `.busy` when the queue is full or the job was interrupted twice from outside
+  /// (`WorkerInterruption`), `.decoderFailure` when the input made its worker die, use up its
+  /// CPU budget or run out of memory (or did so on these very bytes before: with
+  /// `retryingRemembered`, the caller's `Cache-Control: no-cache`, such bytes are tried again),
+  /// and the problem of the failure a worker reported (`JobFailure`): the answer is never
+  /// `.failed`.
+  func run(
+    _ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits,
+    retryingRemembered: Bool = false
+  ) async throws(ArtworkError) -> (answer: WorkerAnswer, output: [UInt8]) {
     var limits = limits
     limits.maxSeconds = settings.softSeconds
     let budget = limits
@@ -76,7 +82,9 @@ public final class WorkerPool: Sendable {
         // Refused later to make room for another caller's job: answered as a full queue.
         let refused: @Sendable () -> Void = { continuation.resume(returning: .failure(Self.full)) }
         let accepted = threads.submit(refused: refused) { [self] _ in
-          work(job, on: bytes, limits: budget) { continuation.resume(returning: $0) }
+          work(job, on: bytes, limits: budget, retryingRemembered: retryingRemembered) {
+            continuation.resume(returning: $0)
+          }
         }
         if !accepted { continuation.resume(returning: .failure(Self.full)) }
       }
@@ -89,8 +97,13 @@ public final class WorkerPool: Sendable {
 
   /// One job on a pool thread: `answer` is called once, as soon as the outcome is known; a
   /// replacement for a worker that died is started after it.
+  ///
+  /// A job whose worker was ended by something other than its input (`WorkerDeath.verdict`:
+  /// killed from outside, or out of time with little CPU time used) is tried once more: in a
+  /// new worker when the old one was killed, in any idle one when its own deadline ended the
+  /// job (it lives on). The input is never remembered for it.
   private func work(
-    _ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits,
+    _ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits, retryingRemembered: Bool,
     answer: (Result<(answer: WorkerAnswer, output: [UInt8]), ArtworkError>) -> Void
   ) {
     var digest: String?
@@ -98,17 +111,102 @@ public final class WorkerPool: Sendable {
       let hex = SHA256.hex(bytes)
       digest = hex
       if let record = failed.failure(of: hex) {
-        events(.refused(record.reason))
-        return answer(.failure(failure(record.reason, remembered: true)))
+        guard retryingRemembered else {
+          events(.refused(record.reason))
+          return answer(.failure(failure(record.reason, remembered: true)))
+        }
+        failed.forget(hex)
       }
     }
-    var worker: WorkerProcess
-    var outcome: WorkerProcess.Outcome
-    // A worker found gone before it took the job (it died between jobs) is replaced, and the
-    // job goes to the replacement: at most twice, then the pool is in trouble.
+    var interruptions: [String] = []
+    while true {
+      let worker: WorkerProcess
+      let outcome: WorkerProcess.Outcome
+      switch handOver(job, on: bytes, limits: limits) {
+      case .failure(let error): return answer(.failure(error))
+      case .success(let taken): (worker, outcome) = taken
+      }
+      let cause: WorkerInterruption.Cause
+      let details: String
+      var replace = false
+      switch outcome {
+      case .unavailable(let death):
+        answer(
+          .failure(
+            ArtworkError(
+              .busy, "No image worker is available; retry in a second.",
+              internalDetail: "\(death)", retryAfter: 1)))
+        return restock()
+      case .notHandedOver(let error):
+        idle.withLock { $0.append(worker) }
+        return answer(.failure(error))
+      case .answered(.failed(let failure), _) where failure.code == .timeout:
+        // The worker's own deadline, a little before the pool's: the input's only when the
+        // worker had the CPU time to use it.
+        let cpu = worker.cpuSecondsInJob
+        idle.withLock { $0.append(worker) }
+        guard cpu < limits.maxSeconds * WorkerDeath.blamedCPUShare else {
+          return answer(.failure(error(for: failure)))
+        }
+        cause = .starved
+        details =
+          "it ran out of its \(WorkerDeath.seconds(limits.maxSeconds)) s with CPU "
+          + "\(WorkerDeath.seconds(cpu)) s, and lives on"
+      case .answered(.failed(let failure), _):
+        idle.withLock { $0.append(worker) }
+        return answer(.failure(error(for: failure)))
+      case .answered(let reply, let output):
+        idle.withLock { $0.append(worker) }
+        return answer(.success((reply, output)))
+      // A worker that broke the protocol is answered like one that crashed: a worker says what
+      // it must not only when it is broken, or when an image took it over.
+      case .died(let death), .brokeProtocol(let death):
+        switch death.verdict(timeout: settings.timeout) {
+        case .input(let reason):
+          let hex = digest ?? SHA256.hex(bytes)
+          failed.remember(hex, count: bytes.count, reason: reason)
+          events(
+            .failed(
+              WorkerFailureReport(
+                reason: reason, job: job.name, inputSHA256: hex, inputBytes: bytes.count,
+                pid: worker.pid, details: "\(reason.rawValue): \(death)")))
+          answer(.failure(failure(reason, remembered: false)))
+          return restock()
+        case .outside(let outside):
+          cause = outside
+          details = death.description
+          replace = true
+        }
+      }
+      let hex = digest ?? SHA256.hex(bytes)
+      digest = hex
+      interruptions.append("worker \(worker.pid): \(cause.rawValue): \(details)")
+      let retried = interruptions.count < 2
+      events(
+        .interrupted(
+          WorkerInterruption(
+            cause: cause, job: job.name, inputSHA256: hex, inputBytes: bytes.count,
+            pid: worker.pid, details: details, retried: retried)))
+      guard retried else {
+        answer(.failure(interrupted(cause, internalDetail: interruptions.joined(separator: "; "))))
+        if replace { restock() }
+        return
+      }
+      // The second try takes the replacement (or another idle worker).
+      if replace { restock() }
+    }
+  }
+
+  /// `job` handed to an idle worker, or to a new one when none is idle, and its outcome. A
+  /// worker found gone before it took the job (it died between jobs) is replaced, and the job
+  /// goes to the replacement: at most twice, then the pool is in trouble.
+  private func handOver(_ job: WorkerJob, on bytes: ArraySlice<UInt8>, limits: ImageLimits)
+    -> Result<(WorkerProcess, WorkerProcess.Outcome), ArtworkError>
+  {
     var attempts = 0
-    repeat {
+    while true {
       attempts += 1
+      let worker: WorkerProcess
       do throws(ArtworkError) {
         if let waiting = idle.withLock({ $0.popLast() }) {
           worker = waiting
@@ -116,44 +214,46 @@ public final class WorkerPool: Sendable {
           worker = try replacement()
         }
       } catch {
-        return answer(
-          .failure(
-            ArtworkError(
-              .busy, "No image worker is available; retry in a second.",
-              internalDetail: error.internalDetail, retryAfter: 1)))
-      }
-      outcome = worker.perform(job, on: bytes, limits: limits, deadline: settings.timeout)
-    } while attempts < 3 && outcome.wasUnavailable
-    switch outcome {
-    case .unavailable(let death):
-      answer(
-        .failure(
+        return .failure(
           ArtworkError(
             .busy, "No image worker is available; retry in a second.",
-            internalDetail: "\(death)", retryAfter: 1)))
-      if let fresh = try? replacement() { idle.withLock { $0.append(fresh) } }
-    case .notHandedOver(let error):
-      idle.withLock { $0.append(worker) }
-      answer(.failure(error))
-    case .answered(.failed(let failure), _):
-      idle.withLock { $0.append(worker) }
-      answer(.failure(error(for: failure)))
-    case .answered(let reply, let output):
-      idle.withLock { $0.append(worker) }
-      answer(.success((reply, output)))
-    // A worker that broke the protocol is answered like one that crashed: a worker says what
-    // it must not only when it is broken, or when an image took it over.
-    case .died(let death), .brokeProtocol(let death):
-      let hex = digest ?? SHA256.hex(bytes)
-      failed.remember(hex, count: bytes.count, reason: death.reason)
-      events(
-        .failed(
-          WorkerFailureReport(
-            reason: death.reason, job: job.name, inputSHA256: hex, inputBytes: bytes.count,
-            pid: worker.pid, details: death.description)))
-      answer(.failure(failure(death.reason, remembered: false)))
-      if let fresh = try? replacement() { idle.withLock { $0.append(fresh) } }
+            internalDetail: error.internalDetail, retryAfter: 1))
+      }
+      let outcome = worker.perform(job, on: bytes, limits: limits, deadline: settings.timeout)
+      if attempts < 3 && outcome.wasUnavailable { continue }
+      return .success((worker, outcome))
     }
+  }
+
+  /// A worker started in place of one that is gone, waiting for the next job (when it starts).
+  private func restock() {
+    if let fresh = try? replacement() { idle.withLock { $0.append(fresh) } }
+  }
+
+  /// The answer to a job interrupted from outside twice: what happened, not what the image is.
+  private func interrupted(_ cause: WorkerInterruption.Cause, internalDetail: String)
+    -> ArtworkError
+  {
+    let detail =
+      switch cause {
+      case .killed:
+        "The image's worker process was ended by a signal from outside the service, and so "
+          + "was the one it was tried again in; the image is not to blame. Retry in a few seconds."
+      case .starved:
+        "The machine is too busy: the image's worker ran out of its "
+          + "\(Self.seconds(settings.timeout)) seconds with little CPU time (it was stopped, or "
+          + "starved), and so did the one it was tried again in; the image is not to blame. "
+          + "Retry in a few seconds."
+      }
+    return ArtworkError(
+      .busy, detail, internalDetail: internalDetail,
+      retryAfter: max(1, Int(settings.timeout.seconds.rounded(.up))))
+  }
+
+  /// A duration in seconds, as a client reads it (`5`, `0.5`).
+  private static func seconds(_ duration: Duration) -> String {
+    let value = duration.seconds
+    return value == value.rounded() ? "\(Int(value))" : "\(value)"
   }
 
   /// A failure a worker reported, as the caller gets it, decided by its code alone. Running out

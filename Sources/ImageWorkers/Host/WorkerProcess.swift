@@ -44,6 +44,9 @@ final class WorkerProcess: @unchecked Sendable {
   private var lastWords = TailBuffer(capacity: 2048)
   /// Set once the process is gone (killed and reaped).
   private(set) var isGone = false
+  /// The CPU time the worker had used when its current job was handed over, in microseconds
+  /// (0 before its first job, or when its clock could not be read).
+  private var cpuAtJobStart: Int64 = 0
 
   /// Starts a worker (it then loads, warms up and locks itself down: `waitUntilReady`).
   init(_ settings: WorkerSettings) throws(ArtworkError) {
@@ -162,6 +165,7 @@ final class WorkerProcess: @unchecked Sendable {
     } catch {
       return .notHandedOver(error)
     }
+    cpuAtJobStart = max(0, artwork_process_cpu_us(pid))
     let message = WorkerMessages.job(job, inputCount: bytes.count, limits: limits)
     let sent = message.withUnsafeBytes {
       send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -193,6 +197,14 @@ final class WorkerProcess: @unchecked Sendable {
       }
       return .answered(answer, output: [])
     }
+  }
+
+  /// The CPU time (user and system, every thread) the living worker has used in its current
+  /// or last job so far, in seconds; 0 when its clock cannot be read.
+  var cpuSecondsInJob: Double {
+    let now = artwork_process_cpu_us(pid)
+    guard now >= 0 else { return 0 }
+    return Double(max(0, now - cpuAtJobStart)) / 1_000_000
   }
 
   /// Whether the worker is waiting for a job: its socket is open, and it has said nothing since
@@ -295,7 +307,8 @@ final class WorkerProcess: @unchecked Sendable {
     kill(pid, SIGKILL)
     var status: Int32 = 0
     var maxResident = 0
-    let reaped = artwork_process_wait(pid, &status, &maxResident)
+    var cpu: Int64 = 0
+    let reaped = artwork_process_wait(pid, &status, &maxResident, &cpu)
     readErrors()
     let ending: WorkerDeath.Status =
       if reaped != pid {
@@ -309,6 +322,7 @@ final class WorkerProcess: @unchecked Sendable {
       }
     return WorkerDeath(
       status: ending, kill: action, how: how, maxResidentBytes: maxResident * 1024,
+      cpuSeconds: reaped == pid ? Double(max(0, cpu - cpuAtJobStart)) / 1_000_000 : 0,
       lastWords: lastWords.text)
   }
 

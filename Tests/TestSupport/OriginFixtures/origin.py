@@ -9,7 +9,7 @@ Counters: accepted connections per listener (a refused connect never reaches acc
 requests per path, both readable at GET /counts on the control port, with requests per full
 target and conditional (If-None-Match) requests per target. The control port also changes the
 version /mutable.png serves (GET /mutable?version=N) and releases requests held on /held.png
-(GET /release).
+(GET /release). /file?path=P serves the file P a test wrote.
 """
 import argparse, base64, gzip, json, socket, ssl, struct, sys, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -89,6 +89,9 @@ class Origin(BaseHTTPRequestHandler):
             return self.send_bytes(PNG)
         if path == "/image.jpg":
             return self.send_bytes(JPEG, "image/jpeg")
+        if path == "/file":  # a file the test wrote, as ?path=...&type=...
+            with open(query["path"][0], "rb") as file:
+                return self.send_bytes(file.read(), query.get("type", ["image/jpeg"])[0])
         if path.startswith("/redirect/"):
             left = int(path.rsplit("/", 1)[1])
             return self.redirect(f"/redirect/{left - 1}") if left > 0 else self.send_bytes(PNG)
