@@ -191,7 +191,7 @@ import Testing
   }
 
   @Test func anImageOverTheMemoryLimitIsAMemoryFailure() async throws {
-    let (pool, _) = try Self.pool(memory: 64 << 20)
+    let (pool, _) = try Self.pool(memory: 96 << 20)
     defer { Task { _ = await pool.shutdown(within: .seconds(5)) } }
     let processor = Self.processor(pool)
     let error = try #require(
@@ -199,10 +199,10 @@ import Testing
         try await processor.render(
           Fixtures.bytes("hostile/large-flat.png"), declaredType: nil,
           options: ArtworkOptions(shape: .poster))
-      }, "a 120 MB picture framed in 64 MiB")
+      }, "a 120 MB picture framed in 96 MiB")
     #expect(error.kind == .decoderFailure)
     #expect(error.members == [.string("reason", "memory")])
-    #expect(error.detail.contains("67,108,864 bytes"))
+    #expect(error.detail.contains("100,663,296 bytes"))
     let next = try await processor.render(
       Fixtures.bytes("coffee.jpg"), declaredType: nil, options: ArtworkOptions())
     #expect(next.width == 400)
