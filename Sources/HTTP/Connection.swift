@@ -19,6 +19,9 @@ final class Connection {
   let head: PendingHead
   /// Whether the connection is still in the registry (no first head yet, not closed).
   private var awaitingFirstHead = true
+  /// The task of the last handler started, and its exchange's number: cancelled when the
+  /// machine no longer wants its answer (`.cancel`).
+  private var handler: (number: UInt64, task: Task<Void, Never>)?
   /// Set when epoll reported the client's end of stream (a FIN, or a reset): the end must be
   /// read now, with the last bytes, as no further edge will come.
   var peerHungUp = false
@@ -139,12 +142,18 @@ final class Connection {
         // The handler runs on Swift's global executor, and goes on there after each step it
         // waits for: never on the thread that woke it (a pool thread, or another request's,
         // which would then run the waiters of one result one after another).
-        Task.detached {
+        let task = Task.detached {
           let response = await handler()
           loop.post { loop in
             loop.connection(fd, serial: serial)?.receive(.answered(number: number, response))
           }
           core.live.decrement()
+        }
+        self.handler = (number, task)
+      case .cancel(let number):
+        if let handler, handler.number == number {
+          handler.task.cancel()
+          self.handler = nil
         }
       case .fetch(let number, let next):
         let (loop, core, fd, serial) = (loop, loop.core, fd, serial)

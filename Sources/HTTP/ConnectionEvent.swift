@@ -43,6 +43,9 @@ enum ConnectionAction {
   case write
   /// Run exchange `number`'s handler off the loop thread; report `.answered` with its answer.
   case run(number: UInt64, @Sendable () async -> HTTPResponse)
+  /// Cancel exchange `number`'s handler: its answer is no longer wanted (its deadline passed
+  /// and the client was answered 503). Cooperative work in it (a sleep, a fetch, a wait) stops.
+  case cancel(number: UInt64)
   /// Fetch the next chunk of exchange `number`'s stream off the loop thread; report `.chunk`.
   case fetch(number: UInt64, @Sendable () async throws -> [UInt8]?)
   /// Shut the sending side: the last answer is all written.
