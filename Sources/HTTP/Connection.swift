@@ -14,17 +14,27 @@ final class Connection {
   let fd: Int32
   let serial: UInt64
   let machine: ConnectionMachine
+  /// The connection's entry among those without a first head (`HeadRegistry`): it leaves when
+  /// the first head arrives, and names the connection when it is shed.
+  let head: PendingHead
+  /// Whether the connection is still in the registry (no first head yet, not closed).
+  private var awaitingFirstHead = true
+  /// The task of the last handler started, and its exchange's number: cancelled when the
+  /// machine no longer wants its answer (`.cancel`).
+  private var handler: (number: UInt64, task: Task<Void, Never>)?
   /// Set when epoll reported the client's end of stream (a FIN, or a reset): the end must be
   /// read now, with the last bytes, as no further edge will come.
   var peerHungUp = false
   /// Set when epoll reported the client gone both ways (a reset, an error).
   var peerGone = false
 
-  init(loop: EventLoop, fd: Int32, serial: UInt64, address: String) {
+  init(loop: EventLoop, head: PendingHead, serial: UInt64) {
     self.loop = loop
-    self.fd = fd
+    self.head = head
+    fd = head.fd
     self.serial = serial
-    machine = ConnectionMachine(core: loop.core, address: address, date: loop.date, now: loop.now)
+    machine = ConnectionMachine(
+      core: loop.core, address: head.address, date: loop.date, now: loop.now)
     loop.core.live.increment()
   }
 
@@ -92,8 +102,25 @@ final class Connection {
     }
   }
 
+  /// Closes the connection, shed at the connection limit: `answer` goes out first while it
+  /// still waits for its first head.
+  func shed(answer: ServerAnswer) {
+    let state = machine.state
+    guard state != .closed else { return }
+    if state == .awaitingRequest || state == .readingHead {
+      loop.answer(fd, address: machine.address, answer)
+    }
+    receive(.shed)
+  }
+
   /// Takes the machine's actions in order (a write's outcome may add more).
   private func takeActions() {
+    if awaitingFirstHead, machine.state != .awaitingRequest, machine.state != .readingHead {
+      // The first head arrived (or the connection is ending): it can no longer be shed. When it
+      // was shed just before, its loop closes it next (`EventLoop.shed`).
+      awaitingFirstHead = false
+      _ = loop.core.heads.leave(head)
+    }
     while let action = machine.takeAction() {
       switch action {
       case .write:
@@ -102,7 +129,9 @@ final class Connection {
         _ = artwork_http_shutdown_write(fd)
       case .close:
         Glibc.close(fd)
-        loop.core.limits.release(machine.address)
+        awaitingFirstHead = false
+        // A shed connection's slot is a newer connection's already.
+        if loop.core.heads.leave(head) { loop.core.limits.release(machine.address) }
         loop.remove(self)
         // The descriptor may be another connection's from here on: nothing more touches it.
         while machine.takeAction() != nil {}
@@ -113,12 +142,18 @@ final class Connection {
         // The handler runs on Swift's global executor, and goes on there after each step it
         // waits for: never on the thread that woke it (a pool thread, or another request's,
         // which would then run the waiters of one result one after another).
-        Task.detached {
+        let task = Task.detached {
           let response = await handler()
           loop.post { loop in
             loop.connection(fd, serial: serial)?.receive(.answered(number: number, response))
           }
           core.live.decrement()
+        }
+        self.handler = (number, task)
+      case .cancel(let number):
+        if let handler, handler.number == number {
+          handler.task.cancel()
+          self.handler = nil
         }
       case .fetch(let number, let next):
         let (loop, core, fd, serial) = (loop, loop.core, fd, serial)

@@ -31,6 +31,10 @@ enum ConnectionEvent {
   case graceOver
   /// The server stops now: the connection closes whatever it was doing.
   case serverStopped
+  /// The connection was shed at the connection limit before its first head arrived, its slot
+  /// given to a newer connection (`HeadRegistry`): it closes now (the socket around it has
+  /// written the 503 already, as for a connection refused when accepted).
+  case shed
 }
 
 /// What `ConnectionMachine` asks of the socket around it, in order.
@@ -39,6 +43,9 @@ enum ConnectionAction {
   case write
   /// Run exchange `number`'s handler off the loop thread; report `.answered` with its answer.
   case run(number: UInt64, @Sendable () async -> HTTPResponse)
+  /// Cancel exchange `number`'s handler: its answer is no longer wanted (its deadline passed
+  /// and the client was answered 503). Cooperative work in it (a sleep, a fetch, a wait) stops.
+  case cancel(number: UInt64)
   /// Fetch the next chunk of exchange `number`'s stream off the loop thread; report `.chunk`.
   case fetch(number: UInt64, @Sendable () async throws -> [UInt8]?)
   /// Shut the sending side: the last answer is all written.

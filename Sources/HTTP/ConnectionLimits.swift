@@ -18,25 +18,45 @@ final class ConnectionLimits: Sendable {
     self.perAddress = perAddress
   }
 
+  /// What `admit` decided.
+  enum Admission {
+    case admitted
+    /// Admitted in the slot of `victim`, a connection still waiting for its first head, which
+    /// its loop must now close (its count is the new connection's already).
+    case replacing(PendingHead)
+    /// Refused, with the answer to give.
+    case refused(ServerAnswer)
+  }
+
   /// Counts a new connection from `address`, or answers why it is refused (and counts nothing).
-  func admit(_ address: String) -> ServerAnswer? {
+  /// At the limit in all, a connection whose address is under its own limit takes the slot of
+  /// the connection `shed` gives up (the oldest one without a whole head), when there is one.
+  func admit(_ address: String, shedding shed: () -> PendingHead?) -> Admission {
     counts.withLock { counts in
-      if counts.total >= total {
-        return ServerAnswer(
-          status: 503, detail: "The server has \(total) connections open, its limit; retry shortly."
-        )
-      }
       let fromAddress = counts.byAddress[address, default: 0]
+      if counts.total >= total {
+        if fromAddress < perAddress, let victim = shed() {
+          let left = counts.byAddress[victim.address, default: 1] - 1
+          counts.byAddress[victim.address] = left > 0 ? left : nil
+          counts.byAddress[address, default: 0] += 1
+          return .replacing(victim)
+        }
+        return .refused(
+          ServerAnswer(
+            status: 503,
+            detail: "The server has \(total) connections open, its limit; retry shortly."))
+      }
       if fromAddress >= perAddress {
-        return ServerAnswer(
-          status: 429,
-          detail:
-            "Your address has \(perAddress) connections open, the limit per client; reuse them "
-            + "(keep-alive) or close some.")
+        return .refused(
+          ServerAnswer(
+            status: 429,
+            detail:
+              "Your address has \(perAddress) connections open, the limit per client; reuse them "
+              + "(keep-alive) or close some."))
       }
       counts.total += 1
       counts.byAddress[address] = fromAddress + 1
-      return nil
+      return .admitted
     }
   }
 

@@ -32,8 +32,9 @@ extension ConnectionMachine {
     case .handling:
       let timeout = configuration.handlerTimeout
       if timeout > .zero, now - stateStarted >= timeout {
-        // The handler goes on, but its answer is dropped when it comes (`.answered` checks the
-        // state): the client hears now, and its connection closes.
+        // The handler is cancelled, and its answer is dropped if it comes all the same
+        // (`.answered` checks the state): the client hears now, and its connection closes.
+        if let number = exchange?.number { act(.cancel(number: number)) }
         answerAndClose(
           problem(
             ServerAnswer(

@@ -103,7 +103,7 @@ final class ConnectionMachine {
       discard(count)
     case .peerClosed:
       clientClosed()
-    case .peerReset, .socketFailed, .serverStopped:
+    case .peerReset, .socketFailed, .serverStopped, .shed:
       // Nothing can reach the client any more: what the connection holds (its slot, its body
       // reservation, its in-flight count) goes now.
       close()

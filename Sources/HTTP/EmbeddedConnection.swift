@@ -27,9 +27,13 @@ package final class EmbeddedConnection {
   /// Whether the server shut its sending side, and whether it closed the socket.
   package private(set) var halfClosed = false
   package private(set) var closed = false
-  /// Handlers and stream fetches started and not run yet.
-  private var handlers: [(number: UInt64, run: @Sendable () async -> HTTPResponse)] = []
+  /// Handlers and stream fetches started and not run yet (a handler cancelled meanwhile runs
+  /// in a cancelled task).
+  private var handlers:
+    [(number: UInt64, run: @Sendable () async -> HTTPResponse, cancelled: Bool)] = []
   private var fetches: [(number: UInt64, next: @Sendable () async throws -> [UInt8]?)] = []
+  /// The exchanges whose handler the machine cancelled, in order.
+  package private(set) var cancelledHandlers: [UInt64] = []
   /// The states the machine was in after each step, in order (repeats folded).
   private(set) var trace: [ConnectionState] = []
 
@@ -81,8 +85,9 @@ package final class EmbeddedConnection {
     while !handlers.isEmpty || !fetches.isEmpty {
       if !handlers.isEmpty {
         let handler = handlers.removeFirst()
-        let response = await handler.run()
-        step(.answered(number: handler.number, response))
+        let task = Task { await handler.run() }
+        if handler.cancelled { task.cancel() }
+        step(.answered(number: handler.number, await task.value))
       } else {
         let fetch = fetches.removeFirst()
         let result: Result<[UInt8]?, any Error>
@@ -163,7 +168,12 @@ package final class EmbeddedConnection {
       case .close:
         closed = true
       case .run(let number, let run):
-        handlers.append((number, run))
+        handlers.append((number, run, false))
+      case .cancel(let number):
+        cancelledHandlers.append(number)
+        if let index = handlers.firstIndex(where: { $0.number == number }) {
+          handlers[index].cancelled = true
+        }
       case .fetch(let number, let next):
         fetches.append((number, next))
       }

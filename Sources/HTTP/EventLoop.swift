@@ -182,27 +182,38 @@ final class EventLoop: @unchecked Sendable {
       }
       guard fd >= 0 else { return }
       let text = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-      if let refusal = core.limits.admit(text) {
-        refuse(fd, address: text, refusal)
+      switch core.limits.admit(text, shedding: core.heads.shedOldest) {
+      case .refused(let refusal):
+        answer(fd, address: text, refusal)
+        close(fd)
         continue
+      case .replacing(let victim):
+        // The victim's loop closes it; its slot counts this connection already.
+        core.connectionsShed.add(1, ordering: .relaxed)
+        victim.loop.post { $0.shed(victim) }
+      case .admitted:
+        break
       }
       // NOTE: one wake-up of the shared listening socket can accept a whole burst, so each
       // connection goes to the loop serving the fewest; otherwise 32 connections opened at once
       // would all be served by one thread while the other idles.
       let target = core.leastLoadedLoop() ?? self
+      let head = PendingHead(fd: fd, address: text, loop: target)
+      core.heads.add(head)
       if target === self {
-        adopt(fd, address: text)
-      } else if !target.post({ $0.adopt(fd, address: text) }) {
+        adopt(head)
+      } else if !target.post({ $0.adopt(head) }) {
         close(fd)
-        core.limits.release(text)
+        if core.heads.leave(head) { core.limits.release(text) }
       }
     }
   }
 
   /// Starts serving an accepted connection on this loop.
-  private func adopt(_ fd: Int32, address: String) {
+  private func adopt(_ head: PendingHead) {
     nextSerial += 1
-    let connection = Connection(loop: self, fd: fd, serial: nextSerial, address: address)
+    let fd = head.fd
+    let connection = Connection(loop: self, head: head, serial: nextSerial)
     guard
       artwork_http_epoll_add(
         epoll, fd,
@@ -210,7 +221,7 @@ final class EventLoop: @unchecked Sendable {
           | artwork_http_event_edge(), UInt64(fd)) == 0
     else {
       close(fd)
-      core.limits.release(address)
+      if core.heads.leave(head) { core.limits.release(head.address) }
       return
     }
     connections[fd] = connection
@@ -218,9 +229,24 @@ final class EventLoop: @unchecked Sendable {
     connection.drive()
   }
 
-  /// Answers a connection over a limit at once and closes it: what the client already sent is
-  /// read first, so the close does not reset the answer away.
-  private func refuse(_ fd: Int32, address: String, _ refusal: ServerAnswer) {
+  /// Closes a connection shed at the connection limit (`HeadRegistry`), when it is still the
+  /// one `head` names: it is answered 503 if it still waits for its first head (a connection
+  /// whose head arrived as it was chosen just closes), and its slot is a newer connection's.
+  func shed(_ head: PendingHead) {
+    guard let connection = connections[head.fd], connection.head === head else { return }
+    connection.shed(answer: Self.shedAnswer)
+  }
+
+  private static let shedAnswer = ServerAnswer(
+    status: 503,
+    detail:
+      "The server is at its connection limit, and this connection had not sent a whole request "
+      + "head: it gave its place to a newer one. Send the request at once after connecting.")
+
+  /// Answers a connection refused (over a limit, or shed) at once, and shuts the sending side:
+  /// what the client already sent is read first, so the close that follows does not reset the
+  /// answer away. The answer is logged.
+  func answer(_ fd: Int32, address: String, _ refusal: ServerAnswer) {
     _ = artwork_http_recv(fd, scratch.baseAddress, scratch.count)
     let id = RequestID.generate()
     let response = core.problem(refusal, requestID: id)
@@ -236,7 +262,6 @@ final class EventLoop: @unchecked Sendable {
       return artwork_http_sendv(fd, &vector, 1)
     }
     _ = artwork_http_shutdown_write(fd)
-    close(fd)
     core.log(
       HTTPAccessRecord(
         id: id, method: HTTPMethod(rawValue: "-"), target: nil, unparsedTarget: nil, route: nil,

@@ -6,8 +6,12 @@ enum ParseFailure: Equatable {
   case parser(http_errno, inBody: Bool)
   /// A CR not followed by LF, or chunk data not followed by CRLF.
   case lineEnding
-  /// A header value continued on a folded line (obs-fold).
+  /// A field line of the head or the trailers continued on a folded line (obs-fold).
   case foldedLine
+  /// A chunk line that is not a hexadecimal size, then extensions after a `;`, then CRLF: a
+  /// space after the size with no `;` after it, or a control character (a bare LF) in an
+  /// extension.
+  case chunkLine
   /// The request line does not end in ` HTTP/x.y`.
   case requestLine
   /// A Content-Length of more digits than http-parser counts (past 2^64): larger than any
@@ -108,7 +112,14 @@ enum FramingRules {
           "Every line of the request must end with CRLF, and chunk data must be followed by CRLF.")
     case .foldedLine:
       return ServerAnswer(
-        status: 400, detail: "A header value must not continue on a folded line (obs-fold).")
+        status: 400,
+        detail: "A header or trailer field must not continue on a folded line (obs-fold).")
+    case .chunkLine:
+      return ServerAnswer(
+        status: 400,
+        detail:
+          "A chunk line must be a hexadecimal size, optionally followed by ';' and extensions "
+          + "without control characters, then CRLF.")
     case .requestLine:
       return answer(for: HPE_INVALID_CONSTANT, inBody: false, fields: fields, start: start)
     case .lengthBeyondAnyLimit:

@@ -92,6 +92,10 @@ public final class HTTPServer: Sendable {
   /// a bug, which closed its connection (for metrics; zero in a correct server).
   public var illegalTransitionCount: Int { core.illegalTransitions.load(ordering: .relaxed) }
 
+  /// Connections shed at the connection limit, since start: each had not sent its first whole
+  /// head, was the oldest such, and gave its slot to a new connection (for metrics).
+  public var shedConnectionCount: Int { core.connectionsShed.load(ordering: .relaxed) }
+
   /// Connections admitted and still open (for tests that must know a connection is counted).
   var openConnectionCount: Int { core.limits.open }
 

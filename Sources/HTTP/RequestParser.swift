@@ -4,10 +4,10 @@ internal import CHTTPParser
 /// collected for `FramingRules`, the body collected within a limit.
 ///
 /// http-parser frames the messages (Content-Length, chunked coding, pipelining) and refuses most
-/// malformed input itself. Debian builds it without its strict checks, so three rules are added
-/// here, each checked on bytes the parser has already framed: outside body data a CR is always
-/// followed by LF, chunk data is always followed by CRLF, and a header value never continues on
-/// a folded line. The parser stops (pauses) when the head is complete and when the message is,
+/// malformed input itself. Debian builds it without its strict checks, so the rules it skips are
+/// checked here on bytes the parser has already framed (`LineRules`): outside body data a CR is
+/// always followed by LF, chunk data by CRLF, a chunk line is a size and extensions without a
+/// control character, and no field line of the head or the trailers is folded. The parser stops (pauses) when the head is complete and when the message is,
 /// so the connection decides before any body byte is read and never reads into the next request.
 final class RequestParser {
   /// Why `feed` returned.
@@ -71,7 +71,7 @@ final class RequestParser {
   private var versionChecked = false
   /// Body data in the current buffer, as offsets into it, for the line-ending check.
   private var bodySpans: [(start: Int, end: Int)] = []
-  private var lineEndings = LineEndingCheck()
+  private var lines = LineRules()
 
   init() {
     raw = .allocate(capacity: 1)
@@ -194,7 +194,8 @@ final class RequestParser {
     if case .failed = stop { return (consumed, stop) }
     let parsed = UnsafeRawBufferPointer(rebasing: bytes[..<consumed])
     if !checkVersion(parsed) { return (consumed, .failed(.requestLine)) }
-    if !checkLineEndings(parsed) { return (consumed, .failed(.lineEnding)) }
+    if let breach = checkLines(parsed) { return (consumed, .failed(breach)) }
+    if stop == .messageComplete { lines.messageEnded() }
     return (consumed, stop)
   }
 
@@ -221,21 +222,21 @@ final class RequestParser {
     return true
   }
 
-  /// Applies the CR and chunk-terminator rules to the bytes outside body data.
-  private func checkLineEndings(_ bytes: UnsafeRawBufferPointer) -> Bool {
+  /// Applies `LineRules` to the bytes outside body data; the first breach, or nil.
+  private func checkLines(_ bytes: UnsafeRawBufferPointer) -> ParseFailure? {
     let chunked = isChunked
     var offset = 0
     for span in bodySpans {
-      for index in offset..<max(offset, span.start) where !lineEndings.accept(bytes[index]) {
-        return false
+      for index in offset..<max(offset, span.start) {
+        if let breach = lines.accept(bytes[index], chunked: chunked) { return breach }
       }
       offset = max(offset, span.end)
-      if chunked { lineEndings.expectDataTerminator() }
+      if chunked { lines.expectDataTerminator() }
     }
-    for index in offset..<bytes.count where !lineEndings.accept(bytes[index]) {
-      return false
+    for index in offset..<bytes.count {
+      if let breach = lines.accept(bytes[index], chunked: chunked) { return breach }
     }
-    return true
+    return nil
   }
 
   /// The absolute position of callback data.
@@ -381,38 +382,4 @@ final class RequestParser {
     }
     return methods
   }()
-}
-
-/// The line-ending rules http-parser's lenient build does not apply: a CR is followed by LF, and
-/// chunk data by exactly CRLF. Fed only bytes outside body data, in order, across reads.
-struct LineEndingCheck {
-  private var afterCR = false
-  /// 2: the next byte must be the CR after chunk data; 1: the LF after it.
-  private var terminator = 0
-
-  /// Chunk data just ended: CRLF must come next.
-  mutating func expectDataTerminator() {
-    terminator = 2
-  }
-
-  /// Whether `byte` may come next.
-  mutating func accept(_ byte: UInt8) -> Bool {
-    let cr: UInt8 = 13
-    let lf: UInt8 = 10
-    switch terminator {
-    case 2:
-      terminator = 1
-      return byte == cr
-    case 1:
-      terminator = 0
-      return byte == lf
-    default:
-      if afterCR {
-        afterCR = false
-        return byte == lf
-      }
-      afterCR = byte == cr
-      return true
-    }
-  }
 }

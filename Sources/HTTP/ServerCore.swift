@@ -14,6 +14,11 @@ final class ServerCore: Sendable {
   /// Moves between connection states that the table does not allow (each closed its
   /// connection): a bug when it is not zero.
   let illegalTransitions = Atomic<Int>(0)
+  /// The connections that have not sent their first whole head, oldest first: at the
+  /// connection limit the oldest gives its slot to a new connection.
+  let heads = HeadRegistry()
+  /// Connections shed that way.
+  let connectionsShed = Atomic<Int>(0)
   /// The server's loops, set once they exist and emptied when they stop (the loops hold this
   /// object, so the list must not outlive them).
   let loops = Mutex<[EventLoop]>([])

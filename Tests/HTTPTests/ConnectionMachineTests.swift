@@ -319,6 +319,33 @@ import Testing
     #expect(tried > 20)
   }
 
+  /// The handler deadline cancels the handler of the exchange it answered for, and only that
+  /// one: a handler that answered in time is never cancelled, and the cancelled one runs in a
+  /// cancelled task.
+  @Test func aHandlerPastItsDeadlineIsCancelled() async {
+    let sawCancellation = Atomic<Int>(0)
+    var router = Router()
+    router.add(.get, "/") { _ in
+      if Task.isCancelled { sawCancellation.add(1, ordering: .relaxed) }
+      return HTTPResponse(status: 200)
+    }
+    let connection = EmbeddedConnection(router: router)
+    connection.send(Self.get)
+    await connection.runHandlers()
+    connection.advance(by: .seconds(1))
+    #expect(connection.cancelledHandlers == [])
+    connection.send(Self.get)
+    connection.advance(by: .seconds(59))
+    #expect(connection.cancelledHandlers == [])
+    connection.advance(by: .seconds(1))
+    #expect(connection.cancelledHandlers == [2])
+    #expect(connection.statuses == [200, 503])
+    await connection.runHandlers()
+    #expect(sawCancellation.load(ordering: .relaxed) == 1)
+    #expect(connection.statuses == [200, 503])
+    #expect(connection.violations() == [])
+  }
+
   /// A parked answer exists only while the machine is `.parked`: not before, not after (the
   /// `.parked` case holds it).
   @Test func aParkedAnswerLivesOnlyInParked() async {

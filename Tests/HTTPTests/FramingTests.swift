@@ -150,6 +150,25 @@ import Testing
     Breach(
       name: "obs-fold with a tab", request: "GET / HTTP/1.1\r\nHost: x\r\nX: a\r\n\tb\r\n\r\n",
       status: 400),
+    Breach(
+      name: "obs-fold whose first line is empty",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "obs-fold whose first line is empty, with a tab",
+      request: "GET / HTTP/1.1\r\nHost: x\r\nX:\r\n\tb\r\n\r\n", status: 400),
+    Breach(
+      name: "obs-fold in the trailers",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+        + "X: a\r\n b\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "obs-fold in the trailers whose first line is empty",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX:\r\n b\r\n\r\n",
+      status: 400),
     Breach(name: "no Host on HTTP/1.1", request: "GET / HTTP/1.1\r\n\r\n", status: 400),
     Breach(
       name: "two Hosts", request: "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", status: 400),
@@ -180,6 +199,31 @@ import Testing
       name: "chunk size line with a bare CR",
       request:
         "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\rXhello\r\n0\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a bare LF in a chunk extension",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a\nb\r\nhello\r\n0\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a control character in a chunk extension",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a\u{1}\r\nhello\r\n0\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a chunk size with a trailing space",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a last chunk size with a trailing tab",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\t\r\n\r\n",
+      status: 400),
+    Breach(
+      name: "a chunk line ending in a bare LF",
+      request:
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n",
       status: 400),
     Breach(name: "HTTP/2.0", request: "GET / HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
     Breach(name: "HTTP/1.2", request: "GET / HTTP/1.2\r\nHost: x\r\n\r\n", status: 505),
@@ -255,6 +299,24 @@ import Testing
       "3"
     ),
     ("an empty line before the request", "\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n", "root"),
+    (
+      "spaces between a chunk size and its extension",
+      "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \t;a=\"b c\"\r\nhello\r\n0\r\n\r\n",
+      "5"
+    ),
+    (
+      "a hexadecimal chunk size in capitals, and a zero-padded last chunk",
+      "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0A\r\n0123456789\r\n000\r\n\r\n",
+      "10"
+    ),
+    // RFC 9112 §2.2 lets a server take a bare LF as the end of a line of the head or trailers.
+    ("LF-only line endings", "GET / HTTP/1.1\nHost: x\nX: a\n\n", "root"),
+    (
+      "LF-only line endings in the head and the trailers of a chunked request",
+      "POST /echo HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\n3\r\nabc\r\n0\r\nX: 1\n\n",
+      "3"
+    ),
+
     ("an absolute-form target", "GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", "root"),
     ("Content-Length 0", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "0"),
     (
@@ -286,6 +348,22 @@ import Testing
     #expect(exchange.responses.map(\.text).prefix(2) == ["root", "3"])
     #expect(exchange.responses.last?.text == "1")
     #expect(!exchange.closed)
+    await server.stop()
+  }
+
+  /// Each message's lines are judged from its own start: trailers, a chunk extension and bare
+  /// LFs in one request leave the next one's head judged as a head.
+  @Test func requestsAfterTrailersAndBareLFsAreJudgedAfresh() async throws {
+    let server = try TestServer(Self.router(smuggled: Counter()))
+    let request =
+      "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;e=1\r\nab\r\n0\r\n"
+      + "T: 1\r\n\r\nGET / HTTP/1.1\nHost: x\n\nPOST /echo HTTP/1.1\r\nHost: x\r\n"
+      + "Content-Length: 2\r\n\r\n\n\nGET / HTTP/1.1\r\nHost: x\r\nX:\r\n y\r\n\r\n"
+    let exchange = try await RawHTTPExchange.run(
+      port: server.port, [RawHTTPExchange.bytes(request)])
+    #expect(exchange.statuses == [200, 200, 200, 400], "\(exchange.statuses)")
+    #expect(exchange.responses.map(\.text).prefix(3) == ["2", "root", "2"])
+    #expect(exchange.closed)
     await server.stop()
   }
 

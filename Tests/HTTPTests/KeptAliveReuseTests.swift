@@ -95,7 +95,9 @@ import Testing
         request.path == RequestTarget(sent.path)!.path.replacingFirst("/echo/", with: "/keep/"))
       #expect(request.headers["X-Note"] == sent.headers.first { $0.0.lowercased() == "x-note" }?.1)
     }
-    // So do the access-log records, which the test server keeps.
+    // So do the access-log records, which the test server keeps. The last is written once its
+    // answer is out, so it may come just after the client read it.
+    #expect(await server.eventually { server.log.withLock { $0.count } == 2 * Self.requests.count })
     let paths = server.log.withLock { $0.map(\.path) }
     #expect(
       paths

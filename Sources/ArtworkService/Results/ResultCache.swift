@@ -113,6 +113,13 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     /// working), and is asked again only after the failure TTL; a failure that is the origin's
     /// or the image's fault is remembered for the failure TTL; anything else is thrown as is.
     func failed(_ failure: ArtworkError) async throws(ArtworkError) -> Payload {
+      // The request producing it was cancelled (its handler's deadline passed, and the HTTP
+      // server cancels its task): nothing was learned of the origin or the image. Nothing is
+      // remembered, and a request waiting for the result produces it instead.
+      if Task.isCancelled {
+        if !reported.exchange(true, ordering: .acquiringAndReleasing) { cache.handOver(key) }
+        throw failure
+      }
       var error = failure
       // The origin will be asked again once the failure TTL has passed: say so.
       if error.kind == .badGateway || error.kind == .gatewayTimeout, error.retryAfter == nil {
@@ -339,6 +346,22 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
       for key in keys { memory[key] = nil }
       return keys.count
     }
+  }
+
+  /// The producer of `key` stopped without a result (its request was cancelled): the first
+  /// request waiting for it is answered a lease of its own by `begin`, or the run ends.
+  fileprivate func handOver(_ key: String) {
+    let next = running.withLock {
+      running -> CheckedContinuation<Result<Payload, ArtworkError>?, Never>? in
+      guard var waiters = running[key], !waiters.isEmpty else {
+        running[key] = nil
+        return nil
+      }
+      let first = waiters.removeFirst()
+      running[key] = waiters
+      return first
+    }
+    next?.resume(returning: nil)
   }
 
   /// Hands `result` to every request waiting for `key` and ends its run.

@@ -84,6 +84,7 @@ public final class ArtworkServer: Sendable {
     let live = server
     metrics.inFlightSource.withLock { $0 = { live.inFlightCount } }
     metrics.illegalTransitionSource.withLock { $0 = { live.illegalTransitionCount } }
+    metrics.connectionsShedSource.withLock { $0 = { live.shedConnectionCount } }
   }
 
   /// The cause of a listen failure in lower case, as it follows a colon.

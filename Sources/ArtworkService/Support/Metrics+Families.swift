@@ -123,6 +123,11 @@ extension Metrics {
     help: "Moves between connection states that the state table does not allow (each closed "
       + "its connection): a bug when not zero.",
     type: .counter, labels: [], buckets: [])
+  static let connectionsShed = Family(
+    name: "artwork_http_connections_shed_total",
+    help: "Connections closed at the connection limit to admit a new one: each had not sent "
+      + "its first whole request head, and was the oldest such.",
+    type: .counter, labels: [], buckets: [])
   /// Time per stage of making artwork, on the thread that did it.
   static let stageDuration = Family(
     name: "artwork_stage_duration_seconds",
@@ -182,7 +187,8 @@ extension Metrics {
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,
     workerFailures, workerInterruptions,
-    workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, logLinesDropped,
+    workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, connectionsShed,
+    logLinesDropped,
     residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,
   ]

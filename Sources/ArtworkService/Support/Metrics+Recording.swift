@@ -109,6 +109,9 @@ extension Metrics {
     if let source = illegalTransitionSource.withLock({ $0 }) {
       set(Self.illegalTransitions, to: Double(source()))
     }
+    if let source = connectionsShedSource.withLock({ $0 }) {
+      set(Self.connectionsShed, to: Double(source()))
+    }
   }
 
   /// Marks what runs: this build's version and libvips'.

@@ -52,6 +52,8 @@ final class Metrics: Sendable {
   let inFlightSource = Mutex<(@Sendable () -> Int)?>(nil)
   /// Where the count of illegal connection-state moves is read from (the HTTP server).
   let illegalTransitionSource = Mutex<(@Sendable () -> Int)?>(nil)
+  /// Where the count of connections shed at the connection limit is read from (the HTTP server).
+  let connectionsShedSource = Mutex<(@Sendable () -> Int)?>(nil)
 
   /// Adds `amount` to a counter series.
   func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {

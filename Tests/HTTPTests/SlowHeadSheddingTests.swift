@@ -1,0 +1,107 @@
+import TestSupport
+import Testing
+
+@testable import HTTP
+
+/// At the connection limit, the connections that have sent the least give way: the oldest
+/// that have not sent a whole first head are closed (with a 503) to admit new ones, so slow
+/// heads from several addresses, each under its own limit, cannot keep a client out.
+@Suite struct SlowHeadSheddingTests {
+  static let sources = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
+  static let slowHead = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8)
+
+  /// Opens a connection from `source` that sends part of a head and then nothing, and waits
+  /// until `accepted` says the server took it (so the order of these calls is the order the
+  /// server accepted them in).
+  static func slowHead(
+    _ server: TestServer, from source: String, accepted: () -> Bool
+  ) async throws -> LoopbackHTTPClient {
+    let client = try await LoopbackHTTPClient(port: server.port, source: source)
+    try await client.sendRaw(slowHead)
+    #expect(await server.eventually(accepted))
+    return client
+  }
+
+  @Test func theOldestIncompleteHeadsGiveWayToAFreshClient() async throws {
+    var router = Router()
+    router.add(.get, "/healthz") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
+    let server = try TestServer(router) {
+      $0.maxConnections = 20
+      $0.maxConnectionsPerAddress = 8
+      $0.headTimeout = .seconds(60)
+    }
+    // The attack fills the limit from three addresses, each under its own limit (7, 7, 6)...
+    var slow: [LoopbackHTTPClient] = []
+    for index in 0..<20 {
+      slow.append(
+        try await Self.slowHead(server, from: Self.sources[index % 3]) {
+          server.server.core.heads.waiting == index + 1
+        })
+    }
+    #expect(server.openConnections == 20)
+    // ...and goes on past it: each new slow head takes the slot of the oldest one.
+    for index in 20..<24 {
+      slow.append(
+        try await Self.slowHead(server, from: Self.sources[index % 3]) {
+          server.server.shedConnectionCount == index - 19
+        })
+    }
+    // A fresh client from another address gets through every time, in the slot of the oldest
+    // slow head; the attack takes back the slot the client leaves.
+    for round in 0..<10 {
+      let probe = try await LoopbackHTTPClient(
+        port: server.port, timeout: .seconds(5), source: "127.0.0.5")
+      let response = try await probe.send(.init("GET", "/healthz"))
+      #expect(response.status == 200, "round \(round)")
+      #expect(response.text == "ok")
+      probe.close()
+      #expect(await server.eventually { server.openConnections == 19 })
+      slow.append(
+        try await Self.slowHead(server, from: Self.sources[round % 3]) {
+          server.server.core.heads.waiting == 20
+        })
+    }
+    #expect(server.server.shedConnectionCount == 14)
+    // The ones shed are exactly the 14 oldest, each answered 503 and closed; the others wait on.
+    for (index, client) in slow.enumerated() where index < 14 {
+      let answer = try await client.readResponse()
+      #expect(answer.status == 503, "slow head \(index)")
+      #expect(answer.header("Content-Type") == "application/problem+json")
+      #expect(answer.header("Retry-After") == "1")
+      #expect(await client.peerClosed())
+    }
+    for (index, client) in slow.enumerated() where index >= 14 {
+      #expect(await !client.peerClosed(within: .milliseconds(20)), "slow head \(index)")
+    }
+    #expect(server.log.withLock { $0.filter { $0.status == 503 }.count } == 14)
+    #expect(server.openConnections == 20)
+    for client in slow { client.close() }
+    #expect(await server.eventually { server.openConnections == 0 })
+    #expect(server.server.core.heads.waiting == 0)
+    await server.stop()
+  }
+
+  /// Connections whose head arrived are never shed: with every slot held by one, a new
+  /// connection is refused as before.
+  @Test func connectionsThatSentAHeadAreNotShed() async throws {
+    var router = Router()
+    router.add(.get, "/") { _ in HTTPResponse(status: 200) }
+    let server = try TestServer(router) {
+      $0.maxConnections = 3
+      $0.headTimeout = .seconds(60)
+    }
+    var kept: [LoopbackHTTPClient] = []
+    for _ in 0..<3 {
+      let client = try await server.client()
+      #expect(try await client.send(.init("GET", "/")).status == 200)
+      kept.append(client)
+    }
+    let refused = try await LoopbackHTTPClient(port: server.port, timeout: .seconds(2))
+    #expect(try await refused.readResponse().status == 503)
+    #expect(server.server.shedConnectionCount == 0)
+    for client in kept {
+      #expect(try await client.send(.init("GET", "/")).status == 200)
+    }
+    await server.stop()
+  }
+}
