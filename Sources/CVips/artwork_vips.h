@@ -95,6 +95,25 @@ static inline int artwork_vips_thumbnail(VipsSource *source, VipsImage **out, in
                                "size", (VipsSize)size, "option_string", "fail_on=error", NULL);
 }
 
+/// `artwork_vips_thumbnail` of an image already opened (no shrink-on-load): what frames a crop
+/// cut from the picture first.
+static inline int artwork_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width,
+                                               int height, int crop, int size) {
+  return vips_thumbnail_image(in, out, width, "height", height, "crop", (VipsInteresting)crop,
+                              "size", (VipsSize)size, NULL);
+}
+
+/// The centre of attention of `in` (libvips' smartcrop "attention" for a `width` x `height`
+/// crop), in its pixels; reads the image once, and cuts nothing from it.
+static inline int artwork_vips_attention_centre(VipsImage *in, int width, int height, int *x,
+                                                int *y) {
+  VipsImage *out = NULL;
+  int status = vips_smartcrop(in, &out, width, height, "interesting", VIPS_INTERESTING_ATTENTION,
+                              "attention_x", x, "attention_y", y, NULL);
+  if (out) g_object_unref(out);
+  return status;
+}
+
 /// The name of the loader libvips chose ("jpegload_source", ...), or NULL.
 static inline const char *artwork_vips_loader(VipsImage *image) {
   const char *name = NULL;

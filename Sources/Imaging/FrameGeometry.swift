@@ -32,14 +32,21 @@ enum FrameGeometry {
     return PixelSize(width: max(width, output.width), height: output.height)
   }
 
-  /// Why a source cannot be framed to `output`, or nil. The scaled picture that the crop is cut
-  /// from must stay within the pixel limit too: a 40000x1 strip framed as a 400px square would
-  /// otherwise become a 16-gigapixel intermediate.
-  static func framingProblem(source: PixelSize, output: PixelSize, limits: ImageLimits) -> String? {
+  /// How many times the output's pixels libvips' thumbnail may scale a whole picture to (its
+  /// cover size) before the overflow is cropped away: 4, an aspect ratio up to four times
+  /// wider or taller than the output's (a 6:1 banner as a square, 8:3 as a poster). Past that,
+  /// the picture is cropped first (`cropsBeforeThumbnail`): a 65535x1 strip framed as a 400x600
+  /// poster would otherwise be scaled to 39321000x600 pixels before the crop.
+  static let thumbnailCoverTimes = 4
+
+  /// Whether framing a source of `size` through libvips' thumbnail crops to the output's aspect
+  /// ratio in source pixels first, then scales only the crop: when its cover size is over
+  /// `thumbnailCoverTimes` the output's pixels. Pictures nearer the output's shape keep the
+  /// thumbnail of the whole (shrink-on-load, libvips' own crop).
+  static func cropsBeforeThumbnail(source: PixelSize, output: PixelSize) -> Bool {
     let cover = coverSize(source: source, output: output)
     let (pixels, overflow) = cover.width.multipliedReportingOverflow(by: cover.height)
-    guard overflow || pixels > limits.maxPixels else { return nil }
-    return "The image is \(source) pixels: its aspect ratio is too extreme to frame as \(output)."
+    return overflow || pixels > output.width * output.height * thumbnailCoverTimes
   }
 
   /// The size of the ThumbHash input for a picture of `source` size: the picture itself when it

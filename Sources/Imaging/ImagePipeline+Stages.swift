@@ -76,27 +76,25 @@ extension ImagePipeline {
   ///
   /// Opaque stills (JPEG, WebP, PNG, HEIC, AVIF) take the path of least work
   /// (`frameCroppingFirst`); pictures with alpha and GIF go through libvips' thumbnail, which
-  /// premultiplies alpha. HEIF starts from its embedded thumbnail only when that is three times
-  /// the output's size (`openForFraming`); phones' are 320-512 px, so usually from the picture.
+  /// premultiplies alpha (`ThumbnailFraming`). HEIF starts from its embedded thumbnail only when
+  /// that is three times the output's size (`openForFraming`); phones' are 320-512 px, so
+  /// usually from the picture. Every path cuts the crop in the source's pixels before scaling
+  /// it (up or down) to the output, or scales the whole only when that is at most a few times
+  /// the output's size: no aspect ratio is too extreme to frame, and no intermediate grows
+  /// with it (a 65535x1 strip frames from one pixel).
   static func frame(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode,
-    limits: ImageLimits, deadline: Deadline
+    deadline: Deadline
   ) throws(ArtworkError) -> VipsImage {
-    try framed(source, info: info, output: output, crop: crop, limits: limits, deadline: deadline)
+    try framed(source, info: info, output: output, crop: crop, deadline: deadline)
       .image
   }
 
   /// `frame`, with the region of the upright source it shows (for the quality tests).
   static func framed(
     _ source: VipsSource, info: SourceInfo, output: PixelSize, crop: CropMode,
-    limits: ImageLimits, deadline: Deadline
+    deadline: Deadline
   ) throws(ArtworkError) -> FramedPicture {
-    let sourceSize = PixelSize(width: info.width, height: info.height)
-    if let problem = FrameGeometry.framingProblem(
-      source: sourceSize, output: output, limits: limits)
-    {
-      throw ArtworkError(.unprocessableImage, problem)
-    }
     do {
       // Every JPEG takes this path (libjpeg decodes its pixels, whatever its layout).
       if info.format == .jpeg || (info.format != .gif && !info.hasAlpha) {
@@ -104,7 +102,8 @@ extension ImagePipeline {
           source, info: info, output: output, crop: crop, deadline: deadline)
       }
       return FramedPicture(
-        image: try frameWithThumbnail(source, output: output, crop: crop, deadline: deadline),
+        image: try ThumbnailFraming.frame(
+          source, info: info, output: output, crop: crop, deadline: deadline),
         region: nil)
     } catch  where error.kind == .unprocessableImage {
       throw decodeFailure(error, info: info, deadline: deadline)
@@ -269,25 +268,6 @@ extension ImagePipeline {
   /// detail at the scale of objects. On a 160 px preview the grain of a wooden table outscored
   /// the cup standing on it (`AttentionCropTests`).
   static let previewSide = 48
-
-  /// libvips' thumbnail: shrink-on-load straight to the output box (cover, then crop).
-  static func frameWithThumbnail(
-    _ source: VipsSource, output: PixelSize, crop: CropMode, deadline: Deadline
-  ) throws(ArtworkError) -> VipsImage {
-    var image = try source.thumbnail(
-      output, fit: crop == .attention ? .attentionCrop : .centreCrop
-    ).limited(by: deadline)
-    image = try image.toSRGB(importingProfile: false).copyMemory()
-    if image.width != output.width || image.height != output.height {
-      // NOTE: libvips' crop is exact for every size tried, but the output size is a promise:
-      // correct a rounding slip of a pixel rather than break it.
-      image = try image.resized(
-        horizontal: Double(output.width) / Double(image.width),
-        vertical: Double(output.height) / Double(image.height)
-      ).copyMemory()
-    }
-    return image
-  }
 
   /// Stage 4: keep alpha only when some pixel is not fully opaque (then the output is PNG);
   /// otherwise drop the alpha band and encode JPEG.

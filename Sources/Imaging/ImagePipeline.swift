@@ -33,7 +33,7 @@ public enum ImagePipeline {
       let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
       let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
       let framed = try frame(
-        source, info: info, output: output, crop: options.crop, limits: limits, deadline: deadline
+        source, info: info, output: output, crop: options.crop, deadline: deadline
       )
       let (flattened, storedFormat) = try dropOpaqueAlpha(framed)
       return (info, flattened, storedFormat)

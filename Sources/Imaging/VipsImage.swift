@@ -210,6 +210,32 @@ final class VipsImage {
     }
   }
 
+  /// libvips' thumbnail of this image (`VipsSource.thumbnail` without shrink-on-load): the
+  /// pixels premultiplied by alpha while scaled (up or down) to `box` per `fit`, any ICC
+  /// profile imported and sRGB exported.
+  func thumbnail(_ box: PixelSize, fit: VipsSource.Fit) throws(ArtworkError) -> VipsImage {
+    try apply("vips_thumbnail_image") {
+      artwork_vips_thumbnail_image(
+        pointer, $0, Int32(clamping: box.width), Int32(clamping: box.height), fit.options.crop,
+        fit.options.size)
+    }
+  }
+
+  /// Where libvips' attention finds the most interest for a crop of `crop` size (its centre, in
+  /// this image's pixels). Reads every pixel once, in order.
+  func attentionCentre(crop: PixelSize) throws(ArtworkError) -> (x: Int, y: Int) {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    guard
+      artwork_vips_attention_centre(
+        pointer, Int32(clamping: crop.width), Int32(clamping: crop.height), &x, &y) == 0
+    else {
+      throw Vips.failure(
+        .unprocessableImage, "The image could not be decoded.", call: "vips_smartcrop")
+    }
+    return (Int(x), Int(y))
+  }
+
   /// Scales by separate horizontal and vertical factors.
   func resized(horizontal: Double, vertical: Double) throws(ArtworkError) -> VipsImage {
     try apply("vips_resize") { artwork_vips_resize(pointer, $0, horizontal, vertical) }

@@ -71,6 +71,17 @@ final class VipsSource {
     case centreCrop
     /// Scale to exactly the box, distorting the aspect ratio if the box does not match it.
     case stretch
+
+    /// libvips' `crop` (a VipsInteresting) and `size` (a VipsSize) for this fit.
+    var options: (crop: Int32, size: Int32) {
+      let (crop, size) =
+        switch self {
+        case .attentionCrop: (VIPS_INTERESTING_ATTENTION, VIPS_SIZE_BOTH)
+        case .centreCrop: (VIPS_INTERESTING_CENTRE, VIPS_SIZE_BOTH)
+        case .stretch: (VIPS_INTERESTING_NONE, VIPS_SIZE_FORCE)
+        }
+      return (Int32(crop.rawValue), Int32(size.rawValue))
+    }
   }
 
   /// libvips' thumbnail: decodes the first frame with shrink-on-load (JPEG DCT scaling, WebP and
@@ -78,16 +89,10 @@ final class VipsSource {
   /// without one through libvips' built-in CMYK profile) and exports sRGB, then scales (up or
   /// down) to `box` per `fit`. Grey stays grey: callers still convert to sRGB.
   func thumbnail(_ box: PixelSize, fit: Fit) throws(ArtworkError) -> VipsImage {
-    let (crop, size) =
-      switch fit {
-      case .attentionCrop: (VIPS_INTERESTING_ATTENTION, VIPS_SIZE_BOTH)
-      case .centreCrop: (VIPS_INTERESTING_CENTRE, VIPS_SIZE_BOTH)
-      case .stretch: (VIPS_INTERESTING_NONE, VIPS_SIZE_FORCE)
-      }
     var out: UnsafeMutablePointer<CVips.VipsImage>?
     let status = artwork_vips_thumbnail(
-      pointer, &out, Int32(clamping: box.width), Int32(clamping: box.height),
-      Int32(crop.rawValue), Int32(size.rawValue))
+      pointer, &out, Int32(clamping: box.width), Int32(clamping: box.height), fit.options.crop,
+      fit.options.size)
     guard status == 0, let out else {
       throw Vips.failure(
         .unprocessableImage, "The image could not be decoded.", call: "vips_thumbnail_source")

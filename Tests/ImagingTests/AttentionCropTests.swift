@@ -32,7 +32,7 @@ import Testing
     let framed = try ImagePipeline.framed(
       source, info: info,
       output: PixelSize(width: options.outputSize.width, height: options.outputSize.height),
-      crop: crop, limits: .standard, deadline: Deadline(secondsFromNow: 60))
+      crop: crop, deadline: Deadline(secondsFromNow: 60))
     return try #require(framed.region)
   }
 

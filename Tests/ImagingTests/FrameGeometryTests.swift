@@ -51,17 +51,24 @@ import Testing
     #expect(FrameGeometry.coverSize(source: source, output: output) == cover)
   }
 
+  /// libvips' thumbnail scales a whole picture only when that makes at most four times the
+  /// output's pixels; stranger shapes are cropped first.
   @Test(arguments: [
-    (size(40000, 1), size(400, 400), false),
-    (size(1, 40000), size(1200, 1800), false),
-    (size(20000, 200), size(1200, 1800), false),  // 180000x1800 intermediate
-    (size(6000, 4000), size(1200, 1800), true),
-    (size(100, 2000), size(1200, 1800), true),
+    (size(40000, 1), size(400, 400), true),  // a 16000000x400 cover
+    (size(1, 40000), size(1200, 1800), true),
+    (size(20000, 200), size(1200, 1800), true),  // 180000x1800
+    (size(65535, 1), size(400, 600), true),
+    (size(6000, 4000), size(1200, 1800), false),  // 2700x1800: 2.25 times
+    (size(100, 2000), size(1200, 1800), true),  // 1200x24000: 13.3 times
+    (size(2000, 3000), size(400, 600), false),  // the output's own shape
+    (size(1000, 200), size(400, 400), true),  // 2000x400: 5 times
+    (size(800, 200), size(400, 400), false),  // 1600x400: exactly 4 times
+    (size(120, 80), size(401, 401), false),
   ])
-  func framingNeedsASaneIntermediate(source: PixelSize, output: PixelSize, fine: Bool) {
-    let problem = FrameGeometry.framingProblem(
-      source: source, output: output, limits: ImageLimits())
-    #expect((problem == nil) == fine)
+  func thumbnailsCropFirstOnlyForStrangeShapes(
+    source: PixelSize, output: PixelSize, cropsFirst: Bool
+  ) {
+    #expect(FrameGeometry.cropsBeforeThumbnail(source: source, output: output) == cropsFirst)
   }
 
   @Test(arguments: [

@@ -51,11 +51,11 @@ import Testing
       source, format: format, byteCount: bytes.count, limits: .standard)
     let deadline = Deadline(secondsFromNow: 60)
     let framed = try ImagePipeline.framed(
-      source, info: info, output: output, crop: .centre, limits: .standard, deadline: deadline)
+      source, info: info, output: output, crop: .centre, deadline: deadline)
     let region = try #require(framed.region, "\(name) did not take the cropping-first path")
     #expect(framed.image.width == output.width && framed.image.height == output.height)
-    let old = try ImagePipeline.frameWithThumbnail(
-      VipsSource(copying: bytes), output: output, crop: .centre, deadline: deadline)
+    let old = try ThumbnailFraming.frame(
+      VipsSource(copying: bytes), info: info, output: output, crop: .centre, deadline: deadline)
 
     let scratch = directory.appendingPathComponent("\(name)-\(shape)-\(size)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -105,8 +105,7 @@ import Testing
     let info = try ImagePipeline.readHeader(
       source, format: .jpeg, byteCount: bytes.count, limits: .standard)
     let framed = try ImagePipeline.framed(
-      source, info: info, output: output, crop: .attention, limits: .standard,
-      deadline: Deadline(secondsFromNow: 60))
+      source, info: info, output: output, crop: .attention, deadline: Deadline(secondsFromNow: 60))
     let region = try #require(framed.region)
     #expect(framed.eighths == 4)
     let file = directory.appendingPathComponent("attention.png")

@@ -39,8 +39,7 @@ import Testing
     let info = try ImagePipeline.readHeader(
       source, format: .png, byteCount: png.count, limits: .standard)
     return try ImagePipeline.framed(
-      source, info: info, output: output, crop: crop, limits: .standard,
-      deadline: Deadline(secondsFromNow: 60))
+      source, info: info, output: output, crop: crop, deadline: Deadline(secondsFromNow: 60))
   }
 
   /// The mean difference of two framed pictures, in codes.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Rebuilds the hostile fixtures in this folder from the ordinary test images (see README.md).
 
-Needs python3, a C compiler and libjpeg's headers (libjpeg62-turbo-dev). The outputs are
-committed; CI never runs this. Usage: python3 testimages/hostile/make.py
+Needs python3, a C compiler, libjpeg's headers (libjpeg62-turbo-dev) and libvips' `vips`
+(libvips-tools 8.14, for the strips). The outputs are committed; CI never runs this.
+Usage: python3 testimages/hostile/make.py
 """
 import os
 import struct
@@ -111,3 +112,45 @@ lossy = read("lossy.webp")
 write("webp-cut.webp", lossy[:len(lossy) * 6 // 10])
 gif = read("animated.gif")
 write("gif-cut.gif", gif[:len(gif) // 2] + b"\x3b")
+
+# Strips of extreme aspect ratios, each side at its format's largest (GIF and PNG 65535, JPEG
+# 65500, WebP 16383): a grey ramp along the length, black to white, with a red band over its
+# second and third eighths (where an attention crop goes; the middle is grey). One PNG has alpha
+# 160 everywhere (real transparency: the libvips thumbnail path).
+def strip(name, width, height, alpha=None):
+    length = max(width, height)
+
+    def colour(i):
+        if length // 8 <= i < 3 * length // 8:
+            return (220, 30, 30)
+        grey = i * 255 // (length - 1)
+        return (grey, grey, grey)
+
+    bands = 3 if alpha is None else 4
+    pixels = bytearray()
+    for y in range(height):
+        for x in range(width):
+            pixels += bytes(colour(x if width >= height else y))
+            if alpha is not None:
+                pixels.append(alpha)
+    with tempfile.TemporaryDirectory() as work:
+        data, raw = os.path.join(work, "strip.raw"), os.path.join(work, "strip.v")
+        with open(data, "wb") as out:
+            out.write(pixels)
+        subprocess.run(["vips", "rawload", data, raw, str(width), str(height), str(bands)],
+                       check=True)
+        options = {".jpg": "[Q=90,strip]", ".webp": "[Q=90,strip]", ".png": "[strip]",
+                   ".gif": "[dither=0]"}[os.path.splitext(name)[1]]
+        subprocess.run(["vips", "copy", raw, os.path.join(HERE, name) + options], check=True)
+
+
+for name, width, height in (("strip-65535x1.gif", 65535, 1), ("strip-1x65535.gif", 1, 65535),
+                            ("strip-20000x10.gif", 20000, 10),
+                            ("strip-65535x1.png", 65535, 1), ("strip-1x65535.png", 1, 65535),
+                            ("strip-20000x10.png", 20000, 10),
+                            ("strip-65500x1.jpg", 65500, 1), ("strip-1x65500.jpg", 1, 65500),
+                            ("strip-20000x10.jpg", 20000, 10),
+                            ("strip-16383x1.webp", 16383, 1), ("strip-1x16383.webp", 1, 16383),
+                            ("strip-16383x10.webp", 16383, 10)):
+    strip(name, width, height)
+strip("strip-20000x10-alpha.png", 20000, 10, alpha=160)

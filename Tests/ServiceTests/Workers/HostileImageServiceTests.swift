@@ -24,6 +24,10 @@ import Testing
     ("components-2.jpg", 201, nil), ("components-3.jpg", 201, nil),
     ("components-4.jpg", 201, nil), ("stray-before-scan.jpg", 201, nil),
     ("ztxt-bomb.png", 201, nil), ("iccp-bomb.png", 201, nil),
+    // Strips of extreme aspect ratios: cropped in source pixels before they are scaled.
+    ("strip-65535x1.gif", 201, nil), ("strip-1x65535.gif", 201, nil),
+    ("strip-20000x10.png", 201, nil), ("strip-20000x10-alpha.png", 201, nil),
+    ("strip-65500x1.jpg", 201, nil), ("strip-1x16383.webp", 201, nil),
     ("cut-40-with-eoi.jpg", 422, "unprocessable-image"),
     ("cut-80-with-eoi.jpg", 422, "unprocessable-image"),
     ("middle-cut.jpg", 422, "unprocessable-image"),
