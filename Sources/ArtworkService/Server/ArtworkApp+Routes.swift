@@ -48,7 +48,7 @@ extension ArtworkApp {
         wait: wait, urls: urls, metrics: metrics, logger: logger))
     routes.add(
       .post, "/v1/providers/{provider}", maxBodyBytes: upload.bodyBytes, bodyTooLarge: tooLarge,
-      authorize: caller,
+      authorize: CallerCheck(authenticator: authenticator, metrics: metrics, webhook: true),
       ProviderHandler(
         workers: processor.workers,
         artwork: ProviderArtwork(
