@@ -102,7 +102,7 @@ let package = Package(
     // (the service, SeaweedFS, the Python origin over libcurl).
     .target(
       name: "TestSupport", dependencies: ["CurlClient", "Storage"], path: "Tests/TestSupport",
-      exclude: ["OriginFixtures"]),
+      exclude: ["OriginFixtures", "ProviderFixtures"]),
     // A test target per library target, testing it through its own API (`Tests/<Target>Tests`).
     .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),

@@ -28,7 +28,8 @@ public struct HTTPAccessRecord: Sendable {
   /// The request id (as echoed in `X-Request-Id`), or `-` when none was given yet.
   public var requestID: String { id?.text ?? "-" }
 
-  /// The decoded path (the target as sent when it did not parse, `-` without a request line).
+  /// The decoded path, without the query (the target as sent up to its `?` when it did not
+  /// parse, `-` without a request line).
   public var path: String {
     var bytes: [UInt8] = []
     appendPath(to: &bytes)
@@ -44,12 +45,14 @@ public struct HTTPAccessRecord: Sendable {
     id.withBytes { out.append(contentsOf: $0) }
   }
 
-  /// Appends `path`'s bytes (UTF-8, except that a target that did not parse is as sent).
+  /// Appends `path`'s bytes (UTF-8, except that a target that did not parse is as sent, up to
+  /// its `?`: a query may carry a credential, `?token=`, and is never written down).
   public func appendPath(to out: inout [UInt8]) {
     if let target {
       target.appendPath(to: &out)
     } else if let unparsedTarget {
-      out.append(contentsOf: unparsedTarget)
+      out.append(
+        contentsOf: unparsedTarget.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
     } else {
       out.append(UInt8(ascii: "-"))
     }

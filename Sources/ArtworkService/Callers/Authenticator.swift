@@ -98,6 +98,25 @@ final class Authenticator: Sendable {
       throw ArtworkError(.unauthorized, "The Authorization header must be `Bearer <token>`.")
     }
     let presented = Array(authorization.utf8.dropFirst(prefix.utf8.count))
+    guard let matched = match(presented) else {
+      throw ArtworkError(.unauthorized, "The bearer token is not valid.")
+    }
+    return matched
+  }
+
+  /// The caller of a webhook route's credential (`WebhookCredential`: a bearer token, a Basic
+  /// password, the `token` query parameter), or `.unauthorized`.
+  func authenticate(webhookToken presented: [UInt8]?) throws(ArtworkError) -> Caller {
+    guard isEnabled else { return Caller(name: APIToken.anonymous, limit: nil) }
+    guard let presented else { throw ArtworkError(.unauthorized, WebhookCredential.missing) }
+    guard let matched = match(presented) else {
+      throw ArtworkError(.unauthorized, WebhookCredential.wrong)
+    }
+    return matched
+  }
+
+  /// The caller whose token is `presented`, compared against every token in full.
+  private func match(_ presented: [UInt8]) -> Caller? {
     let tokens = current.withLock { $0 }
     // Compare against every token, always in full, so timing reveals neither which token nor
     // how much of one matched.
@@ -105,7 +124,6 @@ final class Authenticator: Sendable {
     for entry in tokens.entries where Authenticator.constantTimeEquals(entry.secret, presented) {
       matched = entry.caller
     }
-    guard let matched else { throw ArtworkError(.unauthorized, "The bearer token is not valid.") }
     return matched
   }
 

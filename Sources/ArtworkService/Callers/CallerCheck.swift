@@ -9,6 +9,9 @@ import HTTP
 struct CallerCheck: Sendable {
   let authenticator: Authenticator
   let metrics: Metrics
+  /// Whether the route takes a credential in every form a media application can send
+  /// (`WebhookCredential`: Basic with the token as the password, `?token=`), not only Bearer.
+  var webhook = false
 
   func authorize(_ head: inout HTTPRequestHead) throws(ArtworkError) {
     if let refusal = authenticator.addressRefusal(head.remoteAddress) {
@@ -17,7 +20,10 @@ struct CallerCheck: Sendable {
     }
     let caller: Authenticator.Caller
     do {
-      caller = try authenticator.authenticate(head.headers["Authorization"])
+      caller =
+        webhook
+        ? try authenticator.authenticate(webhookToken: WebhookCredential.token(head))
+        : try authenticator.authenticate(head.headers["Authorization"])
     } catch {
       let refusal = authenticator.counted(error, from: head.remoteAddress)
       metrics.recordTokenRefusal(status: refusal.kind.status)

@@ -47,6 +47,14 @@ extension ArtworkApp {
           results: thumbHashResults, facts: facts, metrics: metrics, locks: imageLocks),
         wait: wait, urls: urls, metrics: metrics, logger: logger))
     routes.add(
+      .post, "/v1/providers/{provider}", maxBodyBytes: upload.bodyBytes, bodyTooLarge: tooLarge,
+      authorize: CallerCheck(authenticator: authenticator, metrics: metrics, webhook: true),
+      ProviderHandler(
+        workers: processor.workers,
+        artwork: ProviderArtwork(
+          urlArtwork: urlArtwork, renderer: renderer, wait: wait, urls: urls, logger: logger),
+        metrics: metrics, uploadBodyBytes: upload.bodyBytes))
+    routes.add(
       .get, "/v1/images/{name}",
       ImageHandler(storage: storage, hotImages: hotImages, facts: facts, urls: urls))
     routes.add(

@@ -58,6 +58,11 @@ extension Metrics {
     help:
       "/v1/content answers with an image_url to fill, by Artwork-Status: ready, pending (not ready within Prefer: wait) or failed.",
     type: .counter, labels: ["status"], buckets: [])
+  static let providerEvents = Family(
+    name: "artwork_provider_events_total",
+    help:
+      "/v1/providers/{provider} answers, by provider and Artwork-Status: ready, pending, failed or none (an event without artwork).",
+    type: .counter, labels: ["provider", "status"], buckets: [])
   static let bytesStored = Family(
     name: "artwork_stored_bytes_total", help: "Bytes of artwork newly stored.", type: .counter,
     labels: [], buckets: [])
@@ -182,7 +187,7 @@ extension Metrics {
   static let families: [Family] = [
     buildInfo, requests, requestDuration, rateLimited, tokenRefusals, tokenReloads, inFlight,
     artworkCreated, imagesDeleted,
-    contentArtwork, bytesStored,
+    contentArtwork, providerEvents, bytesStored,
     stageDuration,
     fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
     queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,

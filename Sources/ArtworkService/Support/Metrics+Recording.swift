@@ -38,6 +38,12 @@ extension Metrics {
     increment(Self.contentArtwork, [String(status.prefix { $0 != ";" })])
   }
 
+  /// A `/v1/providers/{provider}` answer: its provider (a canonical name) and `Artwork-Status`
+  /// (`ready`, `pending`, `failed`, `none`; no parameters).
+  func recordProviderEvent(provider: String, status: String) {
+    increment(Self.providerEvents, [provider, String(status.prefix { $0 != ";" })])
+  }
+
   func recordImageDeleted() {
     increment(Self.imagesDeleted)
   }

@@ -24,7 +24,12 @@ struct ServiceRouter {
           try authorize.authorize(&head)
           return nil
         } catch {
-          return errors.answer(error, to: head)
+          var answer = errors.answer(error, to: head)
+          // A media application's HTTP client may send Basic credentials only when asked.
+          if authorize.webhook, error.kind == .unauthorized {
+            answer.headers.set("WWW-Authenticate", #"Bearer, Basic realm="artwork""#)
+          }
+          return answer
         }
       }
     }

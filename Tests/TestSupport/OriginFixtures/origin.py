@@ -85,6 +85,11 @@ class Origin(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def route(self, path, query):
+        if path.startswith("/u/"):
+            # /u/{anything}/rest: the same as /rest, so each test's URLs are its own.
+            path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+        if self.artwork_host(path):
+            return None
         if path == "/image.png":
             return self.send_bytes(PNG)
         if path == "/image.jpg":
@@ -224,6 +229,28 @@ class Origin(BaseHTTPRequestHandler):
             seen = {k.lower(): v for k, v in self.headers.items()}
             return self.send_bytes(json.dumps(seen).encode(), "image/x-json-echo")
         return self.send_bytes(b"not found", "text/plain", 404)
+
+    def artwork_host(self, path):
+        """Stand-ins for the hosts webhook bodies point at: TheTVDB (/banners/...), TMDB
+        (/t/p/{size}/...: `original` is over 2 MB, the unlisted w600_and_h900_bestv2 size is a
+        404 for files named missing-*), Lidarr's covers (/lidarr/...) and a Jellyfin or Emby
+        server (/Items/{id}/Images/Primary). True when it answered."""
+        parts = path.split("/")
+        if path.startswith("/banners/") or path.startswith("/lidarr/"):
+            self.send_bytes(JPEG, "image/jpeg")
+        elif path.startswith("/t/p/original/"):
+            self.send_bytes(JPEG + b"\x00" * 2500000, "image/jpeg")
+        elif path.startswith("/t/p/w600_and_h900_bestv2/") and parts[-1].startswith("missing-"):
+            self.send_bytes(b"<html>404</html>", "text/html", 404)
+        elif path.startswith("/t/p/w") and not parts[-1].startswith("gone-"):
+            self.send_bytes(JPEG, "image/jpeg")
+        elif len(parts) == 5 and parts[1] == "Items" and parts[3:] == ["Images", "Primary"]:
+            self.send_bytes(JPEG, "image/jpeg")
+        elif path.startswith("/t/p/"):
+            self.send_bytes(b"not found", "text/plain", 404)
+        else:
+            return False
+        return True
 
     def chunked(self, size):
         self.send_response(200)
