@@ -160,7 +160,7 @@ extension ServiceConfig {
     ),
     (
       "ARTWORK_MAX_CONNECTIONS", "512",
-      "Concurrent HTTP connections; one more is answered 503 and closed at once."
+      "Concurrent HTTP connections. One more takes the slot of the oldest connection that has not sent a whole first request head (answered 503 and closed); when there is none, it is answered 503 and closed at once."
     ),
     (
       "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", "256",
