@@ -186,8 +186,9 @@ extension ServiceConfig {
     (
       "ARTWORK_HANDLER_TIMEOUT", "60s",
       "Time a request has to be answered from its last byte (fetch, queue, worker and storage "
-        + "together), and a streamed answer's next piece to come; later is 503 and the "
-        + "connection closes. `0` turns it off."
+        + "together), and a streamed answer's next piece to come; later is 503, the connection "
+        + "closes and the request's work is cancelled (a fetch stops; a URL result another "
+        + "request waits for is made by that request). `0` turns it off."
     ),
     (
       "ARTWORK_LINGER_TIMEOUT", "10s",
