@@ -21,6 +21,16 @@ extension ImagePipeline {
     return format
   }
 
+  /// Stage 1, on all the bytes, before any decoder: a variant of the format that the decoders
+  /// do not read is a 415 that names it (`UnsupportedVariant`), and a JPEG whose scans would
+  /// cost too much to decode a 422 (`DecodeCost`).
+  static func screen(_ input: PinnedBytes, limits: ImageLimits) throws(ArtworkError) {
+    if let variant = input.withUnsafeBytes({ UnsupportedVariant.find($0) }) {
+      throw variant.error
+    }
+    try DecodeCost.check(input, limits: limits)
+  }
+
   /// Stage 2: the header only (no pixel is decoded), checked against the limits. The size is
   /// reported after autorotation. libvips must agree with the sniffed format.
   static func readHeader(

@@ -6,9 +6,11 @@ import ArtworkCore
 /// (libvips' per-thread state does not survive an `await`), in a worker process. Each starts
 /// libvips if the process has not yet (`Vips.initialize()`; a worker does so at its start).
 ///
-/// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, count a
-/// JPEG's scans (`DecodeCost`), read the header only and check dimensions, frame with shrink-on-load, drop opaque alpha, encode within
-/// the byte budget, and decode the encoded bytes again for the ThumbHash input.
+/// Stages, cheapest first (see `ImagePipeline+Stages.swift`): sniff the magic bytes, refuse a
+/// variant the decoders do not read (`UnsupportedVariant`) and count a JPEG's scans
+/// (`DecodeCost`), read the header only and check dimensions, frame with shrink-on-load, drop
+/// opaque alpha, encode within the byte budget, and decode the encoded bytes again for the
+/// ThumbHash input.
 public enum ImagePipeline {
   /// Frames `input` as `options` ask: exactly `options.outputSize`, cropped per `options.crop`,
   /// first frame only, upright (EXIF orientation), sRGB, no metadata. Sources smaller than the
@@ -16,7 +18,8 @@ public enum ImagePipeline {
   /// Real transparency gives a PNG, anything opaque a JPEG; the result is at most
   /// `limits.maxOutputBytes`. `thumbnail` is decoded from the returned bytes.
   ///
-  /// Throws `.unsupportedMediaType` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF,
+  /// Throws `.unsupportedMediaType` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF, and
+  /// for variants of them the decoders do not read (a 12-bit JPEG: `UnsupportedVariant`),
   /// `.unprocessableImage` for corrupt, truncated or oversized images (a picture any decoder
   /// found damaged is never framed), and `.decoderFailure` when `limits.maxSeconds` ran out.
   public static func render(
@@ -29,7 +32,7 @@ public enum ImagePipeline {
     let (info, flattened, storedFormat) = try StageTimings.measure(&timings.decodeFrame) {
       () throws(ArtworkError) in
       let format = try sniff(input)
-      try DecodeCost.check(input, limits: limits)
+      try screen(input, limits: limits)
       let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
       let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
       let framed = try frame(
@@ -62,7 +65,7 @@ public enum ImagePipeline {
     Vips.initialize()
     let deadline = Deadline(secondsFromNow: limits.maxSeconds)
     let format = try sniff(input)
-    try DecodeCost.check(input, limits: limits)
+    try screen(input, limits: limits)
     let source = try VipsSource(borrowing: boundedMetadata(input, format: format))
     let info = try readHeader(source, format: format, byteCount: input.count, limits: limits)
     return (info, try thumbnail(source, info: info, deadline: deadline))

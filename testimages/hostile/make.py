@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Rebuilds the hostile fixtures in this folder from the ordinary test images (see README.md).
 
-Needs python3, a C compiler, libjpeg's headers (libjpeg62-turbo-dev) and libvips' `vips`
-(libvips-tools 8.14, for the strips). The outputs are committed; CI never runs this.
-Usage: python3 testimages/hostile/make.py
+Needs python3, a C compiler, libjpeg's headers (libjpeg62-turbo-dev), libvips' `vips`
+(libvips-tools 8.14) and cjpeg (libjpeg-turbo-progs). The outputs are committed; CI never runs
+this. Usage: python3 testimages/hostile/make.py
 """
 import os
 import struct
@@ -154,3 +154,15 @@ for name, width, height in (("strip-65535x1.gif", 65535, 1), ("strip-1x65535.gif
                             ("strip-16383x10.webp", 16383, 10)):
     strip(name, width, height)
 strip("strip-20000x10-alpha.png", 20000, 10, alpha=160)
+
+# Variants the decoders read, which the header checks must let pass: an arithmetic-coded JPEG
+# (libjpeg-turbo-progs' cjpeg), an animated WebP (animated.gif's three frames) and a 10-bit HEIC.
+with tempfile.TemporaryDirectory() as work:
+    ppm = os.path.join(work, "chelsea.ppm")
+    subprocess.run(["vips", "copy", os.path.join(IMAGES, "chelsea.png"), ppm], check=True)
+    with open(os.path.join(HERE, "arithmetic.jpg"), "wb") as out:
+        subprocess.run(["cjpeg", "-arithmetic", "-quality", "80", ppm], stdout=out, check=True)
+subprocess.run(["vips", "copy", os.path.join(IMAGES, "animated.gif") + "[n=-1]",
+                os.path.join(HERE, "animated.webp") + "[lossless,strip]"], check=True)
+subprocess.run(["vips", "copy", os.path.join(IMAGES, "chelsea.png"),
+                os.path.join(HERE, "10-bit.heic") + "[bitdepth=10,Q=50,strip]"], check=True)

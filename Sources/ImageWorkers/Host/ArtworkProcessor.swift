@@ -30,9 +30,10 @@ public final class ArtworkProcessor: Sendable {
   }
 
   /// The checks every source passes before any decoding, in order: size, declared type, magic
-  /// bytes against the allow-list, agreement of the declared type with the bytes, and a JPEG's
-  /// scans against the decode budget (`DecodeCost`): a file that would hold a worker for
-  /// seconds is refused before a worker is used.
+  /// bytes against the allow-list, agreement of the declared type with the bytes, a variant
+  /// the decoders do not read (`UnsupportedVariant`: a 415 that names it), and a JPEG's scans
+  /// against the decode budget (`DecodeCost`): a file that would hold a worker for seconds is
+  /// refused before a worker is used.
   func validate(_ bytes: ArraySlice<UInt8>, declaredType: String?) throws(ArtworkError)
     -> ImageFormat
   {
@@ -58,6 +59,9 @@ public final class ArtworkProcessor: Sendable {
           "The image was declared as \(ClientText.quoted(declaredType)) but its bytes are \(format.mimeType)."
         )
       }
+    }
+    if let variant = bytes.withUnsafeBytes({ UnsupportedVariant.find($0) }) {
+      throw variant.error
     }
     if let problem = bytes.withUnsafeBytes({ DecodeCost.problem($0, limits: limits) }) {
       throw ArtworkError(.unprocessableImage, problem)

@@ -115,6 +115,34 @@ import Testing
     }
   }
 
+  /// Variants of accepted formats the decoders do not read are a 415 that names the variant
+  /// (not a 422 that calls the image corrupt), before a worker is used, on every path.
+  @Test func unsupportedVariantsAre415NamingThem() async throws {
+    try await ServiceHarness.run { service in
+      let cases: [([UInt8], String, String)] = [
+        (ImageVariants.jpeg(precision: 12), "image/jpeg", "12-bit JPEG is not supported"),
+        (ImageVariants.jpeg(marker: 0xC3), "image/jpeg", "Lossless JPEG (SOF3) is not supported"),
+        (ImageVariants.heif(itemType: "vvc1"), "image/heic", "coded with VVC (H.266)"),
+      ]
+      for (bytes, type, words) in cases {
+        for response in [
+          try await service.uploadRaw(bytes, type: type),
+          try await service.upload(bytes, type: type),
+          try await service.uploadRaw(bytes, type: type, path: "/v1/thumbhash"),
+        ] {
+          expectProblem(response, 415)
+          #expect(
+            response.object["type"] as? String == "urn:artwork:problem:unsupported-media-type")
+          #expect(
+            (response.object["detail"] as? String)?.contains(words) == true, "\(response.text)")
+        }
+      }
+      #expect(service.objectFiles().isEmpty)
+      let metrics = try await service.get("/metrics").text
+      #expect(!metrics.contains("artwork_worker_failures_total{"), "\(metrics)")
+    }
+  }
+
   @Test func undecodableImagesAre422() async throws {
     try await ServiceHarness.run { service in
       let cases = [

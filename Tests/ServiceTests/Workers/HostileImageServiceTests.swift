@@ -28,6 +28,8 @@ import Testing
     ("strip-65535x1.gif", 201, nil), ("strip-1x65535.gif", 201, nil),
     ("strip-20000x10.png", 201, nil), ("strip-20000x10-alpha.png", 201, nil),
     ("strip-65500x1.jpg", 201, nil), ("strip-1x16383.webp", 201, nil),
+    // Variants that look unusual but decode: not taken for unsupported ones.
+    ("arithmetic.jpg", 201, nil), ("animated.webp", 201, nil), ("10-bit.heic", 201, nil),
     ("cut-40-with-eoi.jpg", 422, "unprocessable-image"),
     ("cut-80-with-eoi.jpg", 422, "unprocessable-image"),
     ("middle-cut.jpg", 422, "unprocessable-image"),
