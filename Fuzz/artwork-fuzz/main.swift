@@ -21,6 +21,9 @@ let targets: [String: (setUp: () -> Void, run: Target)] = [
   "request-body": (setUp: {}, run: RequestFuzzing.createRequest),
   // A `/v1/content` document, read, filled and read again.
   "content": (setUp: {}, run: RequestFuzzing.contentDocument),
+  // A media application's webhook body (first line: the provider, a space, its Content-Type),
+  // through the provider's reader.
+  "providers": (setUp: {}, run: RequestFuzzing.providerBody),
   // One connection's script: bytes cut at random, the client's FIN or reset, time, answers.
   "connection": (setUp: {}, run: ConnectionTarget.run),
   // A ThumbHash, as bytes and as base64, through every reading.

@@ -105,7 +105,7 @@ package enum RequestFuzzing {
   }
 
   /// The input split at its first line feed (the whole input is the first line without one).
-  private static func split(_ input: UnsafeRawBufferPointer) -> ([UInt8], [UInt8]) {
+  static func split(_ input: UnsafeRawBufferPointer) -> ([UInt8], [UInt8]) {
     guard let newline = input.firstIndex(of: 0x0A) else { return (Array(input), []) }
     return (Array(input[..<newline]), Array(input[(newline + 1)...]))
   }

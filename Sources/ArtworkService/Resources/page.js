@@ -366,6 +366,62 @@ $("content-form").addEventListener("submit", (event) => {
   });
 });
 
+// Providers ----------------------------------------------------------------------------------
+
+/**
+ * POST /v1/providers/{provider} with the body as pasted (the service reads it, so its errors,
+ * a body that is not that application's, are the service's). Shows what the event is about,
+ * the artwork it picks and the answer as sent.
+ */
+async function readProvider() {
+  const provider = $("providers-name").value;
+  const server = $("providers-server").value.trim();
+  const wait = $("providers-wait").value.trim();
+  const headers = { "Content-Type": "application/json" };
+  if (wait !== "") headers.Prefer = `wait=${wait}`;
+  const query = server ? `?server=${encodeURIComponent(server)}` : "";
+  const response = await api(`/v1/providers/${encodeURIComponent(provider)}${query}`, {
+    method: "POST",
+    headers,
+    body: $("providers-body").value.trim(),
+    raw: true,
+  });
+  const text = await response.text();
+  const answer = JSON.parse(text);
+  const item = answer.item;
+  const entries = [["Event", answer.event]];
+  if (item) {
+    entries.push(["Item", `${item.kind}: ${item.title}${item.year ? ` (${item.year})` : ""}`]);
+    if (item.subtitle) entries.push(["Subtitle", item.subtitle]);
+  } else {
+    entries.push(["Item", "none (not about a media item)"]);
+  }
+  entries.push(["Artwork", response.headers.get("Artwork-Status") || ""]);
+  const age = response.headers.get("Age");
+  if (age !== null) entries.push(["Remembered for (s)", age]);
+  facts($("providers-facts"), entries);
+  const url = answer.artwork && answer.artwork.image_url;
+  $("providers-frame").hidden = !url;
+  $("providers-frame").className = `frame ${answer.artwork.image_shape || "square"}`;
+  if (url) $("providers-image").src = url;
+  else $("providers-image").removeAttribute("src");
+  $("providers-answer").textContent = text;
+  $("providers-result").hidden = false;
+}
+
+$("providers-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  busy($("providers-submit"), async () => {
+    hideProblem($("providers-problem"));
+    try {
+      await readProvider();
+    } catch (error) {
+      $("providers-result").hidden = true;
+      showProblem($("providers-problem"), error);
+    }
+  });
+});
+
 // ThumbHash ----------------------------------------------------------------------------------
 
 let placeholderObjectURL = "";

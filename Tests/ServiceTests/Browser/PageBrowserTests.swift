@@ -89,6 +89,14 @@ import Testing
     #expect(Set(updated.keys) == ["template", "state", "progress"], "\(updated)")
     #expect(updated["template"] as? String == "alert")
 
+    // Sonarr's Test body pasted into the Providers panel: what it is about, and no artwork.
+    let providers = try #require(seen["providers"] as? [String: Any], "\(seen)")
+    #expect((providers["facts"] as? String)?.contains(#"none; reason="test""#) == true)
+    #expect((providers["facts"] as? String)?.contains("S01E01 - Test title") == true)
+    let event = try #require(providers["answer"] as? [String: Any])
+    #expect(event["provider"] as? String == "sonarr" && event["event"] as? String == "Test")
+    #expect(providers["frame_hidden"] as? Bool == true)
+
     let decoded = try #require(seen["decoded"] as? [Int], "\(seen)")
     #expect(decoded.count == 2 && decoded[0] > 0 && decoded[1] > decoded[0], "\(decoded)")
 

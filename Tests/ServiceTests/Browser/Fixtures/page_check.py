@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from browser import StaticOrigin, chromium, emit
 
@@ -148,6 +148,21 @@ try:
     result["content_update"] = {
         "facts": driver.find_element(By.ID, "content-facts").text,
         "answer": json.loads(driver.find_element(By.ID, "content-answer").text),
+    }
+
+    # Sonarr's Test button, pasted into the Providers panel: 200, no artwork, what it is about.
+    Select(driver.find_element(By.ID, "providers-name")).select_by_value("sonarr")
+    driver.find_element(By.ID, "providers-body").send_keys(json.dumps({
+        "eventType": "Test", "instanceName": "Sonarr",
+        "series": {"id": 1, "title": "Test Title", "tvdbId": 1234},
+        "episodes": [{"episodeNumber": 1, "seasonNumber": 1, "title": "Test title"}]}))
+    driver.find_element(By.ID, "providers-submit").click()
+    visible(driver, "providers-result")
+    result["providers"] = {
+        "facts": driver.find_element(By.ID, "providers-facts").text,
+        "answer": json.loads(driver.find_element(By.ID, "providers-answer").text),
+        "frame_hidden": driver.find_element(By.ID, "providers-frame").get_attribute("hidden")
+        is not None,
     }
 
     # The hash pasted: its placeholder drawn from GET /v1/thumbhash/{hash}.png.
