@@ -49,6 +49,17 @@ final class Connection {
     readInput()
   }
 
+  /// Applies the deadlines of the connection's state. Input is read only when the tick moved
+  /// the connection (a parked answer went out, say): otherwise nothing can wait in the socket
+  /// unseen (its edge was read to the end, or the connection is scheduled), and a read would
+  /// only cost a system call answering EAGAIN, for every idle connection ten times a second.
+  func tick() {
+    let before = machine.state
+    machine.handle(.tick, at: loop.now)
+    takeActions()
+    if machine.state != before { readInput() }
+  }
+
   /// Does all that can be done now: writes what is queued, then reads and handles input while
   /// the machine wants it. Called on every readiness event.
   func drive() {

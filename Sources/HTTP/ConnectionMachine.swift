@@ -43,6 +43,8 @@ final class ConnectionMachine {
   private(set) var output = OutputQueue()
   /// The request being served (changed through `updateExchange`).
   private(set) var exchange: Exchange?
+  /// The last finished exchange, emptied, kept for the next request (`beginExchange`).
+  private var spareExchange: Exchange?
   private var exchangeNumber: UInt64 = 0
   /// Where every response head of this connection is written (its storage reused).
   private var headBuffer: [UInt8] = []
@@ -222,7 +224,14 @@ final class ConnectionMachine {
   /// The first byte of a request arrived.
   func beginExchange() {
     exchangeNumber += 1
-    exchange = Exchange(number: exchangeNumber, started: now)
+    if let spare = spareExchange {
+      // Nothing else holds a finished exchange (records copy what they need).
+      spareExchange = nil
+      spare.restart(number: exchangeNumber, started: now)
+      exchange = spare
+    } else {
+      exchange = Exchange(number: exchangeNumber, started: now)
+    }
     requestStart.removeAll(keepingCapacity: true)
     parser.forgetHead()
     // A refused move closed the connection: `consume` sees `.closed` and stops.
@@ -333,6 +342,7 @@ final class ConnectionMachine {
       self.exchange = nil
       release(exchange)
       if exchange.status != nil { core.log(record(exchange, completed: false)) }
+      retire(exchange)
     }
     act(.close)
   }
@@ -341,6 +351,14 @@ final class ConnectionMachine {
   func release(_ exchange: Exchange) {
     if exchange.counted { core.inFlight.subtract(1, ordering: .relaxed) }
     core.bodyBudget.release(exchange.reserved)
+  }
+
+  /// Keeps a finished exchange for the next request, emptied now: what it referred to (the
+  /// request's head, its fields, the route's steps) is let go at once, so the parser can reuse
+  /// its buffers.
+  private func retire(_ exchange: Exchange) {
+    exchange.restart(number: 0, started: now)
+    spareExchange = exchange
   }
 
   /// The access-log record of an exchange.
@@ -401,6 +419,7 @@ final class ConnectionMachine {
     served += 1
     release(exchange)
     core.log(record(exchange, completed: true))
+    retire(exchange)
     guard case .writing(let peerFinished) = phase else { return }
     if peerFinished {
       // The client sent its last request and shut its side: it has its answer.

@@ -152,7 +152,7 @@ final class EventLoop: @unchecked Sendable {
       }
       if now - lastTick >= Self.tickInterval {
         lastTick = now
-        for connection in Array(connections.values) { connection.receive(.tick) }
+        for connection in Array(connections.values) { connection.tick() }
       }
     }
     mailbox.withLock { $0.closed = true }

@@ -1,12 +1,17 @@
-/// The request a connection is serving, from its first byte to the end of its answer: a value
-/// held by its `ConnectionMachine`, started new for every request (nothing carries over).
+/// The request a connection is serving, from its first byte to the end of its answer: held by
+/// its `ConnectionMachine` alone, started afresh for every request (nothing carries over).
 ///
 /// Its fields change only through `apply`, one named event at a time (`Exchange.Event`), which
-/// the machine calls from one place (`ConnectionMachine.updateExchange`).
-struct Exchange {
+/// the machine calls from one place (`ConnectionMachine.updateExchange`), and `restart`.
+///
+/// NOTE: a class, not a struct: the machine reads it in many places, and each `if let` of a
+/// struct this size copied it whole, a retain and a release for each of its twenty references,
+/// on every request. The machine keeps a finished one and restarts it for the next request
+/// (`ConnectionMachine.beginExchange`), so serving one costs no allocation.
+final class Exchange {
   /// Matches answers posted back from other threads to this exchange.
-  let number: UInt64
-  let started: ContinuousClock.Instant
+  private(set) var number: UInt64
+  private(set) var started: ContinuousClock.Instant
 
   // What the head said.
 
@@ -53,6 +58,32 @@ struct Exchange {
     self.started = started
   }
 
+  /// Forgets everything about the request before, and starts as `number`: what a new exchange
+  /// would be, in the same storage.
+  func restart(number: UInt64, started: ContinuousClock.Instant) {
+    self.number = number
+    self.started = started
+    id = nil
+    method = nil
+    target = nil
+    origin = nil
+    isHead = false
+    keepAlive = true
+    isHTTP10 = false
+    counted = false
+    rejection = nil
+    route = nil
+    caller = nil
+    steps = nil
+    parameters = PathCaptures()
+    head = nil
+    bodyStarted = nil
+    reserved = 0
+    status = nil
+    bytesSent = 0
+    stream = nil
+  }
+
   /// What happens to an exchange, in about the order it happens.
   enum Event {
     /// The head parsed: who asks and how, and whether the connection may stay open after the
@@ -87,7 +118,7 @@ struct Exchange {
   }
 
   /// Changes the exchange as `event` says: the one place its fields are written.
-  mutating func apply(_ event: Event) {
+  func apply(_ event: Event) {
     switch event {
     case .headRead(let id, let method, let origin, let isHTTP10, let keepAlive):
       self.id = id

@@ -86,6 +86,15 @@ struct RequestTarget: Sendable {
     }
   }
 
+  /// Calls `body` with the raw bytes of the path (up to the `?`) when the path holds no escape,
+  /// so that each segment is its own bytes; nil when it holds one.
+  func withUnescapedPath<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result? {
+    guard !pathIsEscaped else { return nil }
+    return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<pathEnd])) }
+  }
+
   /// Whether the segment at `range` decodes to exactly `literal`.
   func segment(_ range: Range<Int>, equals literal: [UInt8]) -> Bool {
     segmentBytes(range).elementsEqual(literal)

@@ -13,6 +13,16 @@ struct RoutePattern: Sendable, Equatable {
   let captureNames: [String]
   /// The pattern as written, e.g. `/v1/images/{name}`.
   let text: String
+  /// The same segments flattened for matching without a retain: every literal's bytes end to
+  /// end, and each segment as where its literal lies in them (`capture` for a capture).
+  private let literalBytes: [UInt8]
+  private let parts: [Part]
+
+  private struct Part: Equatable {
+    let start: Int
+    let end: Int
+    let capture: Bool
+  }
 
   /// Parses a pattern. It must start with `/` and capture at most `PathCaptures.capacity`
   /// segments.
@@ -33,10 +43,72 @@ struct RoutePattern: Sendable, Equatable {
     precondition(
       captureNames.count <= PathCaptures.capacity,
       "route pattern captures more than \(PathCaptures.capacity) segments: \(pattern)")
+    var literalBytes: [UInt8] = []
+    var parts: [Part] = []
+    for segment in segments {
+      switch segment {
+      case .literal(let literal):
+        parts.append(Part(start: literalBytes.count, end: literalBytes.count + literal.count, capture: false))
+        literalBytes += literal
+      case .capture:
+        parts.append(Part(start: 0, end: 0, capture: true))
+      }
+    }
+    self.literalBytes = literalBytes
+    self.parts = parts
   }
 
   /// Where the captured segments lie in `target` when its path matches, else nil.
   func match(_ target: RequestTarget) -> PathCaptures? {
+    // A path without escapes (nearly all) is compared as raw bytes; one with escapes segment
+    // by segment, decoded.
+    guard let found = target.withUnescapedPath({ matchRaw($0) }) else {
+      return matchDecoded(target)
+    }
+    return found
+  }
+
+  /// `match` for an unescaped path, given its bytes (`/a/b`): no copy, no retain.
+  private func matchRaw(_ path: UnsafeBufferPointer<UInt8>) -> PathCaptures? {
+    let slash = UInt8(ascii: "/")
+    var found = (0..<0, 0..<0, 0..<0, 0..<0)
+    var captured = 0
+    let matched = literalBytes.withUnsafeBufferPointer { literals in
+      parts.withUnsafeBufferPointer { parts -> Bool in
+        var start = 1
+        for part in parts {
+          guard start <= path.count else { return false }
+          var stop = start
+          while stop < path.count, path[stop] != slash { stop += 1 }
+          if part.capture {
+            guard stop > start else { return false }
+            switch captured {
+            case 0: found.0 = start..<stop
+            case 1: found.1 = start..<stop
+            case 2: found.2 = start..<stop
+            default: found.3 = start..<stop
+            }
+            captured += 1
+          } else {
+            guard stop - start == part.end - part.start else { return false }
+            var index = 0
+            while index < stop - start {
+              guard path[start + index] == literals[part.start + index] else { return false }
+              index += 1
+            }
+          }
+          start = stop + 1
+        }
+        // Every segment of the path was matched: nothing follows the last one.
+        return start > path.count
+      }
+    }
+    guard matched else { return nil }
+    return PathCaptures(names: captureNames, ranges: found, count: captured)
+  }
+
+  /// `match` for a path with escapes: each segment decoded before it is compared.
+  private func matchDecoded(_ target: RequestTarget) -> PathCaptures? {
     var captures = PathCaptures(names: captureNames)
     var iterator = target.segments.makeIterator()
     for segment in segments {
@@ -71,6 +143,14 @@ struct PathCaptures: Sendable {
 
   init(names: [String]) {
     self.names = names
+  }
+
+  fileprivate init(
+    names: [String], ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>), count: Int
+  ) {
+    self.names = names
+    self.ranges = ranges
+    self.count = count
   }
 
   fileprivate mutating func append(_ range: Range<Int>) {

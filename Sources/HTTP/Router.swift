@@ -8,7 +8,10 @@ public struct Router: Sendable {
   /// machine runs `authorize`, checks the declared body size against `maxBodyBytes`, then
   /// `prepare`, all from the head; once the whole request is in, it runs the steps `prepare`
   /// accepted it with.
-  struct Route: Sendable {
+  ///
+  /// NOTE: a class: a route is looked up, and held by its exchange, on every request, and a
+  /// struct of six references was copied (retained and released whole) at each step.
+  final class Route: Sendable {
     let method: HTTPMethod
     let pattern: RoutePattern
     let maxBodyBytes: Int?
@@ -18,6 +21,19 @@ public struct Router: Sendable {
     /// The rest of the head's check: a refusal, or the request's later steps (an answer from
     /// memory, or the handler to run).
     let prepare: @Sendable (HTTPRequestHead) -> Prepared
+
+    init(
+      method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int?,
+      bodyTooLarge: (@Sendable (_ declared: Int?) -> String)?, authorize: Preflight?,
+      prepare: @escaping @Sendable (HTTPRequestHead) -> Prepared
+    ) {
+      self.method = method
+      self.pattern = pattern
+      self.maxBodyBytes = maxBodyBytes
+      self.bodyTooLarge = bodyTooLarge
+      self.authorize = authorize
+      self.prepare = prepare
+    }
   }
 
   /// A check of the request head: a response refuses the request; nil lets it go on.
