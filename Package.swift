@@ -38,7 +38,14 @@ let package = Package(
     // PNG metadata within bounds before a decoder sees it (text dropped, the ICC profile's
     // inflated size counted by zlib).
     .target(name: "PNGMetadata", dependencies: ["CZlib", "ArtworkCore"]),
-    .target(name: "HTTP", dependencies: ["CHTTPParser", "ArtworkCore"]),
+    // The server's loops. In a release build, without the dynamic exclusivity checks: they
+    // were a sixth of the loop's own CPU per hosted GET (BENCHMARKS.md, issue 30). Debug
+    // builds (every test) and fuzz builds (`scripts/fuzz` sets ARTWORK_FUZZ_BUILD) keep them,
+    // and trap on a violation there.
+    .target(
+      name: "HTTP", dependencies: ["CHTTPParser", "ArtworkCore"],
+      swiftSettings: Context.environment["ARTWORK_FUZZ_BUILD"] == nil
+        ? [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] : []),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
     .target(
