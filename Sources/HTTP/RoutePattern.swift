@@ -48,7 +48,8 @@ struct RoutePattern: Sendable, Equatable {
     for segment in segments {
       switch segment {
       case .literal(let literal):
-        parts.append(Part(start: literalBytes.count, end: literalBytes.count + literal.count, capture: false))
+        let start = literalBytes.count
+        parts.append(Part(start: start, end: start + literal.count, capture: false))
         literalBytes += literal
       case .capture:
         parts.append(Part(start: 0, end: 0, capture: true))
