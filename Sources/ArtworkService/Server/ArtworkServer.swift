@@ -85,6 +85,13 @@ public final class ArtworkServer: Sendable {
     metrics.inFlightSource.withLock { $0 = { live.inFlightCount } }
     metrics.illegalTransitionSource.withLock { $0 = { live.illegalTransitionCount } }
     metrics.connectionsShedSource.withLock { $0 = { live.shedConnectionCount } }
+    metrics.resultFailureSource.withLock {
+      $0 = { [app] in
+        let artwork = app.artworkResults.storageFailures
+        let thumbHash = app.thumbHashResults.storageFailures
+        return (artwork.reads + thumbHash.reads, artwork.writes + thumbHash.writes)
+      }
+    }
   }
 
   /// The cause of a listen failure in lower case, as it follows a colon.
