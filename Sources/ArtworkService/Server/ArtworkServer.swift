@@ -55,6 +55,12 @@ public final class ArtworkServer: Sendable {
     configuration.problemResponder = { problem in
       ArtworkError(problem).problemResponse(requestID: problem.requestID)
     }
+    if !config.trustedProxies.isEmpty {
+      let proxies = config.trustedProxies
+      configuration.clientAddress = { peer, headers in
+        proxies.client(peer: peer, headers: headers)
+      }
+    }
     let metrics = app.metrics
     configuration.accessLog = { record in
       // The caller is a configured token's name (set by `checkCredentials`), else anonymous.
@@ -67,6 +73,7 @@ public final class ArtworkServer: Sendable {
       logger.log(.info, "request") { line in
         line.member("bytes", record.bytesSent)
         line.member("caller") { $0.append(contentsOf: caller.utf8) }
+        line.member("client") { $0.append(contentsOf: (record.remoteAddress ?? "-").utf8) }
         line.member("duration_ms", (record.duration * 1_000_000).rounded() / 1000)
         line.member("method") { $0.append(contentsOf: record.method.rawValue.utf8) }
         line.member("path") { record.appendPath(to: &$0) }
