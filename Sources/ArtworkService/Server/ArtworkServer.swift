@@ -83,6 +83,7 @@ public final class ArtworkServer: Sendable {
     }
     let router = app.router()
     metrics.seed(routes: Array(Set(router.routes.map(\.pattern))))
+    metrics.seed(callers: app.authenticator.callerNames)
     do {
       server = try HTTPServer(configuration: configuration, listener: listener, router: router)
     } catch {
@@ -120,6 +121,7 @@ public final class ArtworkServer: Sendable {
     let outcome = app.authenticator.reload()
     if let outcome {
       app.metrics.recordTokenReload(accepted: (try? outcome.get()) != nil)
+      app.metrics.seed(callers: app.authenticator.callerNames)
     }
     switch outcome {
     case nil:

@@ -66,6 +66,17 @@ final class Metrics: Sendable {
     }
   }
 
+  /// Zero series for each of `callers` (the configured tokens' names and `anonymous`) in the
+  /// families counted by caller, without touching a series that exists (a reload seeds again).
+  func seed(callers: [String]) {
+    state.withLock { state in
+      for caller in callers {
+        state.values[Self.rateLimited.name, default: [:]][[caller], default: 0] += 0
+        state.values[Self.callerRefusals.name, default: [:]][[caller], default: 0] += 0
+      }
+    }
+  }
+
   /// Where the in-flight gauge is read from at each scrape (the HTTP server, once it exists).
   let inFlightSource = Mutex<(@Sendable () -> Int)?>(nil)
   /// Where the count of illegal connection-state moves is read from (the HTTP server).

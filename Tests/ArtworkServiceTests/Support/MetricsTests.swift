@@ -96,6 +96,25 @@ import Testing
     for line in expected { #expect(lines.contains(line), "missing: \(line)") }
   }
 
+  /// The callers known at start-up (and after a reload) have their series at zero; seeding
+  /// again keeps what was counted.
+  @Test func knownCallersStartAtZero() {
+    let metrics = Metrics()
+    metrics.seed(callers: ["relay", "anonymous"])
+    metrics.recordQueueRejection(caller: "relay")
+    metrics.seed(callers: ["relay", "plex", "anonymous"])
+    let lines = Set(metrics.render().split(separator: "\n").map(String.init))
+    for line in [
+      #"artwork_caller_refusals_total{caller="relay"} 1"#,
+      #"artwork_caller_refusals_total{caller="plex"} 0"#,
+      #"artwork_caller_refusals_total{caller="anonymous"} 0"#,
+      #"artwork_api_rate_limited_total{caller="relay"} 0"#,
+      #"artwork_api_rate_limited_total{caller="plex"} 0"#,
+    ] {
+      #expect(lines.contains(line), "missing: \(line)")
+    }
+  }
+
   /// Free space is a filesystem's: on S3 the families are declared without a sample, not 0
   /// (which a free-space alert would read as a full disk).
   @Test func storageSpaceIsSampledOnlyWhereStorageHasIt() {
