@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArtworkService
+
 /// `deploy/artwork.service` against Debian's systemd-analyze: the unit verifies (with its
 /// ExecStart pointed at the built binary, which verify wants to find), its hardening scores an
 /// overall exposure of 2.0 or less, the README states that score, and the unit keeps what the
@@ -57,6 +59,27 @@ import Testing
     let readme = try String(
       contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(readme.contains("overall exposure of \(score)"), "README should state \(score)")
+  }
+
+  /// The unit's `Environment=` lines overlaid by `deploy/artwork.env` (what systemd does) are
+  /// a configuration the service accepts: no misspelt variable, no bad value.
+  @Test func theUnitsSettingsAreAccepted() throws {
+    var environment: [String: String] = [:]
+    let example = try String(
+      contentsOf: DeploymentTools.file("artwork.env"), encoding: .utf8)
+    let lines =
+      Self.values("Environment", in: try Self.text())
+      + example.split(separator: "\n").map(String.init).filter {
+        !$0.hasPrefix("#") && $0.contains("=")
+      }
+    for line in lines {
+      let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+      environment[parts[0]] = parts[1]
+    }
+    #expect(environment["ARTWORK_PUBLIC_URL"] == "https://img.example.org")
+    let config = try ServiceConfig(environment: environment)
+    #expect(config.trustedProxies.networks.map(\.description) == ["127.0.0.1/32", "::1/128"])
+    #expect(config.listen.isLoopback)
   }
 
   /// What the service needs of its unit: a reload that re-reads the token file, a stop timeout
