@@ -16,6 +16,11 @@ extension ConnectionMachine {
       .headRead(
         id: id, method: method, origin: headers["Origin"], isHTTP10: isHTTP10,
         keepAlive: keepAlive))
+    var client = address
+    if let resolve = core.configuration.clientAddress {
+      client = resolve(address, headers)
+      if client != address { updateExchange(.clientNamed(client)) }
+    }
     core.inFlight.add(1, ordering: .relaxed)
     guard enter(.readingBody) else { return }
     if let breach = FramingRules.judge(
@@ -43,7 +48,7 @@ extension ConnectionMachine {
     }
     updateExchange(.targetParsed(target))
     var head = HTTPRequestHead(
-      id: id, method: method, target: target, headers: headers, remoteAddress: address)
+      id: id, method: method, target: target, headers: headers, remoteAddress: client)
     switch core.router.resolve(method, target) {
     case .notFound:
       let path = FramingRules.quoted(Array(target.path.utf8))

@@ -369,7 +369,8 @@ final class ConnectionMachine {
       unparsedTarget: exchange.method == nil || exchange.target != nil ? nil : parser.target,
       route: exchange.route?.pattern.text, status: exchange.status ?? 0,
       duration: (now - exchange.started).seconds,
-      bytesSent: exchange.bytesSent, remoteAddress: address, completed: completed,
+      bytesSent: exchange.bytesSent, remoteAddress: exchange.client ?? address,
+      completed: completed,
       caller: exchange.caller)
   }
 

@@ -36,6 +36,9 @@ final class Exchange {
   private(set) var route: Router.Route?
   /// Who the route's `authorize` found the credentials to name (the access record's `caller`).
   private(set) var caller: String?
+  /// The client's address when a trusted proxy named it (`HTTPServerConfiguration
+  /// .clientAddress`); nil: the peer's.
+  private(set) var client: String?
   /// The later steps of a route with a typed context, with the context its check made.
   private(set) var steps: (@Sendable (HTTPRequest) -> Router.Proceed)?
   private(set) var parameters = PathCaptures()
@@ -74,6 +77,7 @@ final class Exchange {
     rejection = nil
     route = nil
     caller = nil
+    client = nil
     steps = nil
     parameters = PathCaptures()
     head = nil
@@ -90,6 +94,8 @@ final class Exchange {
     /// answer. From here the exchange counts in `ServerCore.inFlight`.
     case headRead(
       id: RequestID, method: HTTPMethod, origin: String?, isHTTP10: Bool, keepAlive: Bool)
+    /// The client's address, named by the peer (a trusted proxy).
+    case clientNamed(String)
     /// The request-target parsed.
     case targetParsed(RequestTarget)
     /// The router found the route.
@@ -128,6 +134,8 @@ final class Exchange {
       self.isHTTP10 = isHTTP10
       self.keepAlive = keepAlive
       counted = true
+    case .clientNamed(let client):
+      self.client = client
     case .targetParsed(let target):
       self.target = target
     case .routed(let route):

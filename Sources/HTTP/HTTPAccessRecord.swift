@@ -18,7 +18,7 @@ public struct HTTPAccessRecord: Sendable {
   public var duration: Double
   /// Body bytes sent (headers not counted).
   public var bytesSent: Int
-  /// The peer's IP address, when known.
+  /// The client's IP address, when known: the peer's, or the one a trusted proxy named.
   public var remoteAddress: String?
   /// Whether the exchange finished cleanly (false: the connection broke or was cut).
   public var completed: Bool

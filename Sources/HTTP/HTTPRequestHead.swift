@@ -16,7 +16,8 @@ public struct HTTPRequestHead: Sendable {
   public var query: [String: String] { target.query }
   /// The request's header fields, in order.
   public let headers: HTTPHeaders
-  /// The peer's IP address as text, when known.
+  /// The client's IP address as text, when known: the peer's, or the one a trusted proxy named
+  /// (`HTTPServerConfiguration.clientAddress`).
   public let remoteAddress: String?
   /// Who the request's credentials name, when a route's `authorize` recognised them (nil:
   /// nobody, or no route checks). Set by `authorize` and carried into the access record, so

@@ -52,6 +52,11 @@ public struct HTTPServerConfiguration: Sendable {
   /// Called once per request that got a response, and per connection refused at once (on a
   /// server thread; keep it quick).
   public var accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
+  /// Who a request comes from when its peer may speak for others (a reverse proxy): given the
+  /// peer's address and the request's fields, the client's address, which the head's
+  /// `remoteAddress` and the access record then carry (on a server thread; keep it quick). Nil:
+  /// the peer. Connections per address are counted by peer either way.
+  public var clientAddress: (@Sendable (_ peer: String, _ headers: HTTPHeaders) -> String)?
 
   /// A configuration; every value has a default that suits tests and small deployments.
   public init(

@@ -44,6 +44,10 @@ public protocol ArtworkStorage: Sendable {
   /// Nil when the storage can be written now; otherwise why not.
   func readinessProblem() async -> StorageProblem?
 
+  /// The bytes free where objects are written and the bytes kept free there (new objects are
+  /// refused below them), or nil where the backend has no such bound (S3).
+  func freeSpace() -> (free: Int, kept: Int)?
+
   /// Removes what failed writes left behind (the filesystem's temp files); answers how many.
   /// Run periodically, whatever the retention.
   func removeAbandonedWrites() async -> Int

@@ -11,6 +11,12 @@ extension FileSystemStorage {
     }
   }
 
+  /// The filesystem's free bytes (`statvfs`, as a non-root writer sees them) and the margin
+  /// kept free; nil when the directory cannot be measured.
+  public func freeSpace() -> (free: Int, kept: Int)? {
+    Posix.freeBytes(directory).map { ($0, minFreeBytes) }
+  }
+
   /// Removes temp files that failed writes abandoned (older than any write in progress).
   public func removeAbandonedWrites() async -> Int {
     (try? await threads.run { () -> Int in

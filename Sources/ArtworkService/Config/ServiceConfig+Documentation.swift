@@ -163,6 +163,15 @@ extension ServiceConfig {
       "Concurrent HTTP connections. One more takes the slot of the oldest connection that has not sent a whole first request head (answered 503 and closed); when there is none, it is answered 503 and closed at once."
     ),
     (
+      "ARTWORK_TRUSTED_PROXIES", "(none)",
+      "Comma-separated addresses or CIDRs of reverse proxies (`127.0.0.1`, `10.0.0.0/8`) whose "
+        + "`X-Forwarded-For` names the client: from one of them, the client is the rightmost "
+        + "address of that field that is not itself listed here; from any other peer the field "
+        + "is ignored. The client is the access log's `client` and what wrong tokens and an "
+        + "anonymous caller's share are counted by. Connections per client are still counted "
+        + "by peer."
+    ),
+    (
       "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", "256",
       "Concurrent connections from one client address; one more is answered 429 and closed. "
         + "Behind a proxy that connects from one address, set it to `ARTWORK_MAX_CONNECTIONS`."

@@ -19,6 +19,7 @@ extension ServiceConfig {
       "queue": .int(queueLimit),
       "fetch_timeout_ms": .int(Self.milliseconds(fetchTimeout)),
       "private_sources": .string(privateSources.joined(separator: ",")),
+      "trusted_proxies": .string(trustedProxies.networks.map(\.description).joined(separator: ",")),
       "source_ttl_s": .int(Int(sourceTTL.components.seconds)),
       "failure_ttl_s": .int(Int(failureTTL.components.seconds)),
       "retention_s": .int(retention.map { Int($0.components.seconds) } ?? 0),

@@ -60,6 +60,8 @@ public struct ServiceConfig: Sendable {
   /// `privateSources` parsed: the networks and host names a source may be fetched from
   /// although private.
   var privateSourceList: PrivateSourceAllowList
+  /// The reverse proxies whose `X-Forwarded-For` names the client (`ARTWORK_TRUSTED_PROXIES`).
+  var trustedProxies: TrustedProxies
   /// Query parameters whose values are written down as `REDACTED`.
   var secretParameters: SecretParameters
   /// The key of the hash that names URL cache records (`ARTWORK_CACHE_KEY`).
@@ -187,6 +189,10 @@ public struct ServiceConfig: Sendable {
     // The allow-list's problems name the variable already.
     for problem in allowListProblems { reader.problem(problem) }
     secretParameters = Self.readSecretParameters(&reader)
+    var proxyProblems: [String] = []
+    trustedProxies = TrustedProxies(
+      parsing: Self.list(reader.text("ARTWORK_TRUSTED_PROXIES")), problems: &proxyProblems)
+    for problem in proxyProblems { reader.problem(problem) }
     cacheKey =
       reader.text("ARTWORK_CACHE_KEY").flatMap { $0.isEmpty ? nil : Array($0.utf8) }
       ?? Self.defaultCacheKey

@@ -164,6 +164,8 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
   private let ids: ResultID
   private let clock: @Sendable () -> Double
   private let memory = Mutex<[String: Record]>([:])
+  /// Record reads and writes storage failed (`storageFailures`).
+  private let failures = Mutex<(reads: Int, writes: Int)>((0, 0))
   /// Keys being produced, with the requests waiting for them.
   private let running = Mutex<
     [String: [CheckedContinuation<Result<Payload, ArtworkError>?, Never>]]
@@ -406,16 +408,31 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
 
   private func load(_ key: String) async throws(ArtworkError) -> Record? {
     if let record = memory.withLock({ $0[key] }) { return record }
-    guard let bytes = try await storage.getRecord(recordName(key)) else { return nil }
-    return Record(json: bytes)
+    let bytes: [UInt8]?
+    do throws(ArtworkError) {
+      bytes = try await storage.getRecord(recordName(key))
+    } catch {
+      failures.withLock { $0.reads += 1 }
+      throw error
+    }
+    return bytes.flatMap { Record(json: $0) }
   }
 
   fileprivate func save(_ key: String, _ record: Record) async throws(ArtworkError) {
     var stored = record
     stored.url = secrets.redacted(record.url)
-    try await storage.putRecord(recordName(key), bytes: stored.json)
+    do throws(ArtworkError) {
+      try await storage.putRecord(recordName(key), bytes: stored.json)
+    } catch {
+      failures.withLock { $0.writes += 1 }
+      throw error
+    }
     remember(key, stored)
   }
+
+  /// Reads and writes of records that storage failed since start-up (read at each scrape:
+  /// `artwork_result_cache_failures_total`).
+  var storageFailures: (reads: Int, writes: Int) { failures.withLock { $0 } }
 
   private func remember(_ key: String, _ record: Record) {
     memory.withLock { memory in

@@ -68,7 +68,7 @@ extension ArtworkApp {
     routes.add(
       .get, "/metrics",
       MetricsHandler(
-        metrics: metrics, workers: processor.workers, hotImages: hotImages,
+        metrics: metrics, workers: processor.workers, hotImages: hotImages, storage: storage,
         capacity: config.workers, queueCapacity: config.queueLimit))
     routes.add(.get, "/openapi.json", OpenAPIHandler())
     if config.ui {

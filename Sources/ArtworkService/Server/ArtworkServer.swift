@@ -55,6 +55,12 @@ public final class ArtworkServer: Sendable {
     configuration.problemResponder = { problem in
       ArtworkError(problem).problemResponse(requestID: problem.requestID)
     }
+    if !config.trustedProxies.isEmpty {
+      let proxies = config.trustedProxies
+      configuration.clientAddress = { peer, headers in
+        proxies.client(peer: peer, headers: headers)
+      }
+    }
     let metrics = app.metrics
     configuration.accessLog = { record in
       // The caller is a configured token's name (set by `checkCredentials`), else anonymous.
@@ -67,6 +73,7 @@ public final class ArtworkServer: Sendable {
       logger.log(.info, "request") { line in
         line.member("bytes", record.bytesSent)
         line.member("caller") { $0.append(contentsOf: caller.utf8) }
+        line.member("client") { $0.append(contentsOf: (record.remoteAddress ?? "-").utf8) }
         line.member("duration_ms", (record.duration * 1_000_000).rounded() / 1000)
         line.member("method") { $0.append(contentsOf: record.method.rawValue.utf8) }
         line.member("path") { record.appendPath(to: &$0) }
@@ -76,6 +83,7 @@ public final class ArtworkServer: Sendable {
     }
     let router = app.router()
     metrics.seed(routes: Array(Set(router.routes.map(\.pattern))))
+    metrics.seed(callers: app.authenticator.callerNames)
     do {
       server = try HTTPServer(configuration: configuration, listener: listener, router: router)
     } catch {
@@ -85,6 +93,13 @@ public final class ArtworkServer: Sendable {
     metrics.inFlightSource.withLock { $0 = { live.inFlightCount } }
     metrics.illegalTransitionSource.withLock { $0 = { live.illegalTransitionCount } }
     metrics.connectionsShedSource.withLock { $0 = { live.shedConnectionCount } }
+    metrics.resultFailureSource.withLock {
+      $0 = { [app] in
+        let artwork = app.artworkResults.storageFailures
+        let thumbHash = app.thumbHashResults.storageFailures
+        return (artwork.reads + thumbHash.reads, artwork.writes + thumbHash.writes)
+      }
+    }
   }
 
   /// The cause of a listen failure in lower case, as it follows a colon.
@@ -106,6 +121,7 @@ public final class ArtworkServer: Sendable {
     let outcome = app.authenticator.reload()
     if let outcome {
       app.metrics.recordTokenReload(accepted: (try? outcome.get()) != nil)
+      app.metrics.seed(callers: app.authenticator.callerNames)
     }
     switch outcome {
     case nil:

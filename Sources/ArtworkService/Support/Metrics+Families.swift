@@ -16,6 +16,9 @@ extension Metrics {
     /// The label names, in order.
     let labels: [String]
     let buckets: [Double]
+    /// Whether a family without labels is left without a sample until it is set (a value that
+    /// one backend has and another has not, such as free space on S3), instead of showing 0.
+    var onlyWhenSet = false
   }
 
   /// HTTP requests answered, by route, status and caller (a configured token's name, or
@@ -154,6 +157,28 @@ extension Metrics {
   static let imageCacheEntries = Family(
     name: "artwork_image_cache_entries", help: "Images held by the hot-image cache.",
     type: .gauge, labels: [], buckets: [])
+  /// Whether storage could take a new object at the last scrape (`/readyz`'s check).
+  static let ready = Family(
+    name: "artwork_ready",
+    help: "1 when storage could take a new object at this scrape (what /readyz checks), else 0.",
+    type: .gauge, labels: [], buckets: [])
+  /// Free bytes of the storage filesystem (not on S3).
+  static let storageFreeBytes = Family(
+    name: "artwork_storage_free_bytes",
+    help: "Bytes free on the storage directory's filesystem (filesystem storage only).",
+    type: .gauge, labels: [], buckets: [], onlyWhenSet: true)
+  /// `ARTWORK_MIN_FREE_BYTES` of the filesystem backend (not on S3).
+  static let storageMinFreeBytes = Family(
+    name: "artwork_storage_min_free_bytes",
+    help: "Bytes the storage filesystem keeps free: below it new images are refused with 507 "
+      + "(ARTWORK_MIN_FREE_BYTES; filesystem storage only).",
+    type: .gauge, labels: [], buckets: [], onlyWhenSet: true)
+  /// Reads and writes of remembered URL results that storage failed.
+  static let resultCacheFailures = Family(
+    name: "artwork_result_cache_failures_total",
+    help: "Reads and writes of remembered URL results (records in storage) that failed, by "
+      + "operation: read or write.",
+    type: .counter, labels: ["operation"], buckets: [])
   static let logLinesDropped = Family(
     name: "artwork_log_lines_dropped_total",
     help: "Log lines dropped because standard error was too slow and its buffer full.",
@@ -189,11 +214,12 @@ extension Metrics {
     artworkCreated, imagesDeleted,
     contentArtwork, providerEvents, bytesStored,
     stageDuration,
-    fetches, cacheLookups, imageCacheHits, imageCacheMisses, imageCacheBytes, imageCacheEntries,
+    fetches, cacheLookups, resultCacheFailures, imageCacheHits, imageCacheMisses, imageCacheBytes,
+    imageCacheEntries,
     queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,
     workerFailures, workerInterruptions,
     workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, connectionsShed,
-    logLinesDropped,
+    logLinesDropped, ready, storageFreeBytes, storageMinFreeBytes,
     residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,
   ]

@@ -118,6 +118,21 @@ extension Metrics {
     if let source = connectionsShedSource.withLock({ $0 }) {
       set(Self.connectionsShed, to: Double(source()))
     }
+    if let source = resultFailureSource.withLock({ $0 }) {
+      let failures = source()
+      set(Self.resultCacheFailures, ["read"], to: Double(failures.reads))
+      set(Self.resultCacheFailures, ["write"], to: Double(failures.writes))
+    }
+  }
+
+  /// Copies what storage says at the scrape: whether it could take an object now, and on a
+  /// filesystem its free bytes and the margin kept (nil: no such bound, the series stay out).
+  func updateStorage(ready: Bool, space: (free: Int, kept: Int)?) {
+    set(Self.ready, to: ready ? 1 : 0)
+    if let space {
+      set(Self.storageFreeBytes, to: Double(space.free))
+      set(Self.storageMinFreeBytes, to: Double(space.kept))
+    }
   }
 
   /// Marks what runs: this build's version and libvips'.

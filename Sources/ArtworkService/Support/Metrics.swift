@@ -1,4 +1,6 @@
+import ArtworkCore
 import Foundation
+import ImageWorkers
 import Synchronization
 
 /// The service's counters, gauges and histograms, rendered in the Prometheus text exposition
@@ -11,18 +13,24 @@ final class Metrics: Sendable {
   private let state = Mutex(State())
 
   /// Metrics whose labelled series start at zero for every label value known in advance
-  /// (`routes`, the stages, cache results, fetch outcomes), so a dashboard sees them before
-  /// their first event.
+  /// (`routes`, the stages, cache results, fetch outcomes, worker failures), so a dashboard
+  /// sees them before their first event and an alert's `rate()` sees the first one.
   init(routes: [String] = []) {
     seed(routes: routes)
   }
 
   /// Zero series for `routes` (the patterns the access log will name), the stages, cache
-  /// results and fetch outcomes.
+  /// results, fetch outcomes and every counter an alert watches (`deploy/prometheus`): a
+  /// series that appears at 1 hides its first event from `rate()`, and a missing one never
+  /// fires.
   func seed(routes: [String]) {
     state.withLock { state in
       for route in routes {
-        state.values[Self.requests.name, default: [:]][[route, "200", "anonymous"]] = 0
+        // The statuses the server-error alert counts as the service's own (502 and 504 are
+        // the source origin's).
+        for status in ["200", "500", "503"] {
+          state.values[Self.requests.name, default: [:]][[route, status, "anonymous"]] = 0
+        }
         state.histograms[Self.requestDuration.name, default: [:]][[route]] = HistogramSeries(
           bucketCount: Self.requestDuration.buckets.count)
       }
@@ -45,6 +53,27 @@ final class Metrics: Sendable {
       for result in ["ok", "refused"] {
         state.values[Self.tokenReloads.name, default: [:]][[result]] = 0
       }
+      for reason in DecoderFailure.allCases.map(\.rawValue) {
+        state.values[Self.workerFailures.name, default: [:]][[reason]] = 0
+        state.values[Self.workerRefusals.name, default: [:]][[reason]] = 0
+      }
+      for cause in WorkerInterruption.Cause.allCases.map(\.rawValue) {
+        state.values[Self.workerInterruptions.name, default: [:]][[cause]] = 0
+      }
+      for operation in ["read", "write"] {
+        state.values[Self.resultCacheFailures.name, default: [:]][[operation]] = 0
+      }
+    }
+  }
+
+  /// Zero series for each of `callers` (the configured tokens' names and `anonymous`) in the
+  /// families counted by caller, without touching a series that exists (a reload seeds again).
+  func seed(callers: [String]) {
+    state.withLock { state in
+      for caller in callers {
+        state.values[Self.rateLimited.name, default: [:]][[caller], default: 0] += 0
+        state.values[Self.callerRefusals.name, default: [:]][[caller], default: 0] += 0
+      }
     }
   }
 
@@ -54,6 +83,8 @@ final class Metrics: Sendable {
   let illegalTransitionSource = Mutex<(@Sendable () -> Int)?>(nil)
   /// Where the count of connections shed at the connection limit is read from (the HTTP server).
   let connectionsShedSource = Mutex<(@Sendable () -> Int)?>(nil)
+  /// Where the counts of failed record reads and writes are read from (the result caches).
+  let resultFailureSource = Mutex<(@Sendable () -> (reads: Int, writes: Int))?>(nil)
 
   /// Adds `amount` to a counter series.
   func increment(_ family: Family, _ labels: [String] = [], by amount: Double = 1) {
@@ -93,7 +124,9 @@ final class Metrics: Sendable {
       switch family.type {
       case .counter, .gauge:
         let series = snapshot.values[family.name] ?? [:]
-        if series.isEmpty && family.labels.isEmpty { out += "\(family.name) 0\n" }
+        if series.isEmpty && family.labels.isEmpty && !family.onlyWhenSet {
+          out += "\(family.name) 0\n"
+        }
         for (labels, value) in series.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
           out += "\(family.name)\(Self.labelText(family.labels, labels)) \(Self.number(value))\n"
         }

@@ -30,6 +30,9 @@ extension S3Storage {
     return nil
   }
 
+  /// A bucket has no free space to run out of.
+  public func freeSpace() -> (free: Int, kept: Int)? { nil }
+
   /// S3 keeps no temp files: a failed upload leaves nothing behind.
   public func removeAbandonedWrites() async -> Int { 0 }
 

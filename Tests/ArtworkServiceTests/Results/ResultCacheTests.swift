@@ -181,6 +181,25 @@ private final class Harness: Sendable {
     #expect(harness.callCount == 1)
   }
 
+  /// Reads and writes of records that storage fails are counted (`storageFailures`, which
+  /// `artwork_result_cache_failures_total` shows): the records folder made a file.
+  @Test func storageFailuresAreCounted() async throws {
+    let harness = Harness()
+    let cache = try harness.cache()
+    _ = try await harness.lookup(cache)
+    #expect(cache.storageFailures == (0, 0))
+    let records = harness.directory + "/records"
+    try FileManager.default.removeItem(atPath: records)
+    #expect(FileManager.default.createFile(atPath: records, contents: Data("x".utf8)))
+    // Past the TTL the result is produced again, and its record cannot be written.
+    harness.advance(601)
+    _ = try? await harness.lookup(cache)
+    #expect(cache.storageFailures.writes == 1)
+    // A URL memory does not hold is read from storage, which fails.
+    _ = try? await harness.lookup(cache, url: "https://example.org/b.jpg")
+    #expect(cache.storageFailures.reads == 1)
+  }
+
   @Test func differentURLsAreDifferentEntries() async throws {
     let harness = Harness()
     let cache = try harness.cache()

@@ -73,12 +73,63 @@ import Testing
       #"artwork_cache_lookups_total{result="miss"} 0"#,
       #"artwork_source_fetches_total{outcome="ok"} 0"#,
       #"artwork_content_artwork_total{status="pending"} 0"#,
+      // What the alerts of deploy/prometheus watch: a series born at 1 would hide its first
+      // event from rate().
+      #"artwork_http_requests_total{route="/v1/artwork",status="500",caller="anonymous"} 0"#,
+      #"artwork_http_requests_total{route="/v1/artwork",status="503",caller="anonymous"} 0"#,
+      #"artwork_worker_failures_total{reason="crash"} 0"#,
+      #"artwork_worker_failures_total{reason="timeout"} 0"#,
+      #"artwork_worker_failures_total{reason="memory"} 0"#,
+      #"artwork_worker_refusals_total{reason="crash"} 0"#,
+      #"artwork_worker_interruptions_total{cause="killed"} 0"#,
+      #"artwork_worker_interruptions_total{cause="starved"} 0"#,
+      #"artwork_result_cache_failures_total{operation="read"} 0"#,
+      #"artwork_result_cache_failures_total{operation="write"} 0"#,
+      "artwork_worker_restarts_total 0",
+      "artwork_log_lines_dropped_total 0",
+      "artwork_queue_rejections_total 0",
     ]
     for stage in Metrics.stages {
       expected.append(#"artwork_stage_duration_seconds_count{stage="\#(stage)"} 0"#)
       expected.append(#"artwork_stage_duration_seconds_bucket{stage="\#(stage)",le="+Inf"} 0"#)
     }
     for line in expected { #expect(lines.contains(line), "missing: \(line)") }
+  }
+
+  /// The callers known at start-up (and after a reload) have their series at zero; seeding
+  /// again keeps what was counted.
+  @Test func knownCallersStartAtZero() {
+    let metrics = Metrics()
+    metrics.seed(callers: ["relay", "anonymous"])
+    metrics.recordQueueRejection(caller: "relay")
+    metrics.seed(callers: ["relay", "plex", "anonymous"])
+    let lines = Set(metrics.render().split(separator: "\n").map(String.init))
+    for line in [
+      #"artwork_caller_refusals_total{caller="relay"} 1"#,
+      #"artwork_caller_refusals_total{caller="plex"} 0"#,
+      #"artwork_caller_refusals_total{caller="anonymous"} 0"#,
+      #"artwork_api_rate_limited_total{caller="relay"} 0"#,
+      #"artwork_api_rate_limited_total{caller="plex"} 0"#,
+    ] {
+      #expect(lines.contains(line), "missing: \(line)")
+    }
+  }
+
+  /// Free space is a filesystem's: on S3 the families are declared without a sample, not 0
+  /// (which a free-space alert would read as a full disk).
+  @Test func storageSpaceIsSampledOnlyWhereStorageHasIt() {
+    let metrics = Metrics()
+    metrics.updateStorage(ready: true, space: nil)
+    var lines = Set(metrics.render().split(separator: "\n").map(String.init))
+    #expect(lines.contains("artwork_ready 1"))
+    #expect(lines.contains("# TYPE artwork_storage_free_bytes gauge"))
+    #expect(!lines.contains { $0.hasPrefix("artwork_storage_free_bytes ") })
+    #expect(!lines.contains { $0.hasPrefix("artwork_storage_min_free_bytes ") })
+    metrics.updateStorage(ready: false, space: (free: 5_000_000, kept: 1_000_000))
+    lines = Set(metrics.render().split(separator: "\n").map(String.init))
+    #expect(lines.contains("artwork_ready 0"))
+    #expect(lines.contains("artwork_storage_free_bytes 5000000"))
+    #expect(lines.contains("artwork_storage_min_free_bytes 1000000"))
   }
 
   /// `/proc/self/stat` is split after the command name's last parenthesis, whatever it holds.
