@@ -40,6 +40,7 @@ enum ServeCommand: Subcommand {
     guard parsed.operands.isEmpty else { throw unexpected(parsed.operands[0]) }
     let config: ServiceConfig
     do {
+      DescriptorLimit.raiseToHard()
       config = try ServiceConfig(environment: environment)
     } catch {
       Console.printError(

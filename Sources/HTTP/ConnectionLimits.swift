@@ -11,11 +11,41 @@ final class ConnectionLimits: Sendable {
   let total: Int
   /// The most connections open at once from one client address.
   let perAddress: Int
+  /// Open connections from which on requests other than GET and HEAD are refused (nine
+  /// tenths of `total`): near the limit, the connections left go to what is cheap to serve.
+  let crowded: Int
+  /// The refusals' answers, naming what to raise when the settings are known.
+  private let fullAnswer: ServerAnswer
+  private let perAddressAnswer: ServerAnswer
+  private let crowdedAnswer: ServerAnswer
   private let counts = Mutex(Counts())
+  /// `total` mirrored for `isCrowded`, read without the lock on every request with a body.
+  private let openNow = Atomic<Int>(0)
 
-  init(total: Int, perAddress: Int) {
+  init(total: Int, perAddress: Int, settings: (total: String, perAddress: String)? = nil) {
     self.total = total
     self.perAddress = perAddress
+    crowded = total >= 10 ? total - total / 10 : total
+    let raise = { (name: String?) in name.map { " (\($0))" } ?? "" }
+    fullAnswer = ServerAnswer(
+      status: 503,
+      detail: "The server has \(total) connections open, its limit\(raise(settings?.total)); "
+        + "retry shortly.")
+    perAddressAnswer = ServerAnswer(
+      status: 429,
+      detail:
+        "Your address has \(perAddress) connections open, the limit per client"
+        + "\(raise(settings?.perAddress)); reuse them (keep-alive) or close some. Behind a "
+        + "proxy or a shared address, the operator raises that setting.")
+    crowdedAnswer = ServerAnswer(
+      status: 503,
+      detail: "The server is near its limit of \(total) connections\(raise(settings?.total)); "
+        + "it keeps them for hosted images and refuses other requests meanwhile. Retry shortly.")
+  }
+
+  /// Whether requests other than GET and HEAD are refused now (`crowded`), and the answer.
+  var crowdedRefusal: ServerAnswer? {
+    openNow.load(ordering: .relaxed) >= crowded ? crowdedAnswer : nil
   }
 
   /// What `admit` decided.
@@ -41,20 +71,11 @@ final class ConnectionLimits: Sendable {
           counts.byAddress[address, default: 0] += 1
           return .replacing(victim)
         }
-        return .refused(
-          ServerAnswer(
-            status: 503,
-            detail: "The server has \(total) connections open, its limit; retry shortly."))
+        return .refused(fullAnswer)
       }
-      if fromAddress >= perAddress {
-        return .refused(
-          ServerAnswer(
-            status: 429,
-            detail:
-              "Your address has \(perAddress) connections open, the limit per client; reuse them "
-              + "(keep-alive) or close some."))
-      }
+      if fromAddress >= perAddress { return .refused(perAddressAnswer) }
       counts.total += 1
+      openNow.store(counts.total, ordering: .relaxed)
       counts.byAddress[address] = fromAddress + 1
       return .admitted
     }
@@ -64,6 +85,7 @@ final class ConnectionLimits: Sendable {
   func release(_ address: String) {
     counts.withLock { counts in
       counts.total -= 1
+      openNow.store(counts.total, ordering: .relaxed)
       let left = counts.byAddress[address, default: 1] - 1
       counts.byAddress[address] = left > 0 ? left : nil
     }

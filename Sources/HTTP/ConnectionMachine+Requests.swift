@@ -65,6 +65,10 @@ extension ConnectionMachine {
       reject(response)
     case .route(let route, let parameters):
       updateExchange(.routed(route))
+      if method != .get, method != .head, let crowded = core.limits.crowdedRefusal {
+        reject(problem(crowded))
+        return
+      }
       // The order of the checks of a head: who may ask, then how much it sends, then what.
       if let authorize = route.authorize {
         let refusal = authorize(&head)

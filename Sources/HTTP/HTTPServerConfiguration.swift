@@ -14,6 +14,10 @@ public struct HTTPServerConfiguration: Sendable {
   /// answered 429 and closed at once. Behind a proxy that connects from one address, set it to
   /// `maxConnections`.
   public var maxConnectionsPerAddress: Int
+  /// What the operator sets to change `maxConnections` and `maxConnectionsPerAddress`
+  /// (`ARTWORK_MAX_CONNECTIONS`): named in the refusals, so the one who reads them knows what
+  /// to raise. Nil names none.
+  public var connectionSettings: (total: String, perAddress: String)?
   /// How long a keep-alive connection may wait for its next request (and a response may wait
   /// for a client that does not read it) before it is closed; zero never closes them.
   public var idleTimeout: Duration

@@ -27,7 +27,8 @@ final class ServerCore: Sendable {
     self.configuration = configuration
     self.router = router
     limits = ConnectionLimits(
-      total: configuration.maxConnections, perAddress: configuration.maxConnectionsPerAddress)
+      total: configuration.maxConnections, perAddress: configuration.maxConnectionsPerAddress,
+      settings: configuration.connectionSettings)
     bodyBudget = BodyBudget(limit: configuration.bodyMemoryLimit)
   }
 

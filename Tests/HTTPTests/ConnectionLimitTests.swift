@@ -6,7 +6,57 @@ import Testing
   private static func router() -> Router {
     var router = Router()
     router.add(.get, "/") { _ in HTTPResponse(status: 200) }
+    router.add(.post, "/") { _ in HTTPResponse(status: 201) }
     return router
+  }
+
+  /// Near the limit (nine tenths of it), what is cheap keeps its connections: a GET is served
+  /// while a request with a body is refused from its head, with a 503 that says why and names
+  /// the setting to raise.
+  @Test func nearTheLimitGetsAreServedAndOtherRequestsRefused() async throws {
+    let server = try TestServer(Self.router()) {
+      $0.maxConnections = 10
+      $0.connectionSettings = ("MAX_TOTAL", "MAX_PER_CLIENT")
+      $0.problemResponder = HTTPServerConfiguration.problemJSON
+    }
+    var idle: [LoopbackHTTPClient] = []
+    for _ in 0..<8 { idle.append(try await server.client()) }
+    #expect(await server.eventually { server.openConnections == 8 })
+    // Nine open with this one: crowded.
+    let client = try await server.client()
+    #expect(await server.eventually { server.openConnections == 9 })
+    #expect(try await client.send(.init("GET", "/")).status == 200)
+    let refused = try await client.send(.init("POST", "/", body: .bytes(Array("x".utf8))))
+    #expect(refused.status == 503)
+    #expect(refused.header("Retry-After") == "1")
+    #expect(refused.header("Content-Type") == "application/problem+json")
+    #expect(refused.text.contains("MAX_TOTAL"), "\(refused.text)")
+    // A GET on a fresh connection still gets its answer.
+    let fresh = try await server.client()
+    #expect(try await fresh.send(.init("GET", "/")).status == 200)
+    // Below the mark again, the same request is served.
+    for connection in idle { connection.close() }
+    fresh.close()
+    #expect(await server.eventually { server.openConnections <= 2 })
+    let later = try await server.client()
+    #expect(try await later.send(.init("POST", "/", body: .bytes(Array("x".utf8)))).status == 201)
+    await server.stop()
+  }
+
+  @Test func thePerClientRefusalNamesItsSetting() async throws {
+    let server = try TestServer(Self.router()) {
+      $0.maxConnectionsPerAddress = 1
+      $0.connectionSettings = ("MAX_TOTAL", "MAX_PER_CLIENT")
+      $0.problemResponder = HTTPServerConfiguration.problemJSON
+    }
+    let first = try await server.client()
+    #expect(await server.eventually { server.openConnections == 1 })
+    let extra = try await LoopbackHTTPClient(port: server.port, timeout: .seconds(2))
+    let refused = try await extra.readResponse()
+    #expect(refused.status == 429)
+    #expect(refused.text.contains("MAX_PER_CLIENT"), "\(refused.text)")
+    first.close()
+    await server.stop()
   }
 
   @Test func connectionsOverTheLimitAreRefusedAtOnce() async throws {

@@ -118,13 +118,15 @@ public struct ServiceConfig: Sendable {
   /// The keys this value read, in order (the documentation test checks them).
   let keysRead: [String]
 
-  /// Reads and validates every setting. `processorCount` is the default worker count.
+  /// Reads and validates every setting. `processorCount` is the default worker count;
+  /// `descriptors` (the soft `RLIMIT_NOFILE`) sizes the default connection limit.
   ///
   /// Throws one `ConfigError` listing every problem found, including unknown `ARTWORK_*`
   /// variables (a typo must not silently fall back to a default).
   public init(
     environment: [String: String],
-    processorCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    processorCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+    descriptors: Int = DescriptorLimit.current
   ) throws(ConfigError) {
     var reader = ConfigReader(environment: environment)
     var warnings: [String] = []
@@ -213,7 +215,8 @@ public struct ServiceConfig: Sendable {
     imageCacheBytes = reader.integer(
       "ARTWORK_IMAGE_CACHE_BYTES", default: 32 << 20, range: 0...(8 << 30))
     maxConnections = reader.integer(
-      "ARTWORK_MAX_CONNECTIONS", default: 512, range: 1...100_000)
+      "ARTWORK_MAX_CONNECTIONS", default: DescriptorLimit.connections(descriptors: descriptors),
+      range: 1...100_000)
     maxConnectionsPerClient = reader.integer(
       "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", default: 256, range: 1...100_000)
     headTimeout = reader.duration(
@@ -258,6 +261,12 @@ public struct ServiceConfig: Sendable {
     warnings += Self.publicURLWarnings(url)
     Self.checkUnknownKeys(&reader)
 
+    if maxConnections > DescriptorLimit.connections(descriptors: descriptors) {
+      warnings.append(
+        "ARTWORK_MAX_CONNECTIONS=\(maxConnections) leaves too few of the \(descriptors) "
+          + "descriptors the process may hold (RLIMIT_NOFILE) for workers, storage and bodies: "
+          + "raise the limit (systemd: LimitNOFILE) or lower the setting")
+    }
     self.warnings = warnings
     self.keysRead = reader.keysRead
     guard reader.problems.isEmpty else { throw ConfigError(problems: reader.problems) }

@@ -43,6 +43,9 @@ public final class ArtworkServer: Sendable {
     configuration.threadCount = config.httpThreads
     configuration.maxConnections = config.maxConnections
     configuration.maxConnectionsPerAddress = config.maxConnectionsPerClient
+    configuration.connectionSettings = (
+      "ARTWORK_MAX_CONNECTIONS", "ARTWORK_MAX_CONNECTIONS_PER_CLIENT"
+    )
     configuration.headTimeout = config.headTimeout
     configuration.idleTimeout = config.idleTimeout
     configuration.minBodyBytesPerSecond = config.bodyMinRate

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ServiceConfigTests {
   @Test func everyDefault() throws {
-    let config = try ServiceConfig(environment: [:], processorCount: 3)
+    let config = try ServiceConfig(environment: [:], processorCount: 3, descriptors: 1024)
     #expect(config.listen == ListenAddress(host: "127.0.0.1", port: 8080))
     #expect(config.listen.isLoopback)
     #expect(config.publicURL == "http://127.0.0.1:8080")

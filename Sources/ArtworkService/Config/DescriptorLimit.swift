@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The descriptors the process may hold (`RLIMIT_NOFILE`), and what they leave for connections.
+///
+/// A push opens a connection from every phone at once, so the connection limit is sized from
+/// the descriptors, as nginx's `worker_connections` is sized by its operator: a quarter of them
+/// is kept for the sealed body files (`SharedBody`), and a fixed reserve for the listeners, the
+/// workers' channels, storage and fetches.
+public enum DescriptorLimit {
+  /// Descriptors kept outside connections and body files.
+  static let reserve = 256
+  /// The largest default: about 10 KiB each when idle (BENCHMARKS.md), 320 MiB in all.
+  static let mostConnections = 32_768
+
+  /// Raises the soft limit to the hard one, as a server that holds a socket per client should
+  /// (systemd's default soft limit is 1,024 under a hard one of 524,288), and answers the soft
+  /// limit in force after.
+  @discardableResult
+  public static func raiseToHard() -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+    if limit.rlim_cur < limit.rlim_max {
+      var raised = limit
+      raised.rlim_cur = limit.rlim_max
+      if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+    }
+    return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
+  }
+
+  /// The soft limit now.
+  public static var current: Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+    return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
+  }
+
+  /// The default connection limit for `descriptors`: three quarters of them less the reserve,
+  /// from 64 to `mostConnections` (512 at the classic 1,024; 14,744 at 20,000).
+  static func connections(descriptors: Int) -> Int {
+    let usable = descriptors / 4 * 3 - reserve
+    return min(mostConnections, max(64, usable))
+  }
+}
