@@ -11,7 +11,8 @@
 public enum DescriptorLimit {
   /// Descriptors kept outside connections and body files.
   static let reserve = 256
-  /// The largest default: about 10 KiB each when idle (BENCHMARKS.md), 320 MiB in all.
+  /// The largest default: about 2.5 KB of the service's memory each when idle, besides the
+  /// kernel's socket buffers (BENCHMARKS.md, "Fan-out").
   static let mostConnections = 32_768
 
   /// Raises the soft limit to the hard one, as a server that holds a socket per client should
