@@ -14,9 +14,10 @@ enum EntityTag {
     return false
   }
 
-  /// Whether `request` asks for a body it holds already, tagged `etag`.
-  static func isNotModified(_ request: HTTPRequest, etag: String) -> Bool {
+  /// Whether `request` asks for a body it holds already, tagged `etag`. The tag is made only
+  /// when the request names one: a hosted GET without `If-None-Match` allocates nothing here.
+  static func isNotModified(_ request: HTTPRequest, etag: @autoclosure () -> String) -> Bool {
     guard let ifNoneMatch = request.headers["If-None-Match"] else { return false }
-    return matches(ifNoneMatch, etag: etag)
+    return matches(ifNoneMatch, etag: etag())
   }
 }
