@@ -14,7 +14,8 @@ import Testing
   /// answered 200 every time, as the oldest slow heads give their slots away.
   @Test func slowHeadsFromThreeAddressesCannotTakeTheConnectionLimit() async throws {
     // A head deadline longer than the test: the attack lasts the whole time.
-    try await ServiceHarness.run(["ARTWORK_HEAD_TIMEOUT": "120s", "ARTWORK_MAX_CONNECTIONS": "512"]) { service in
+    try await ServiceHarness.run(["ARTWORK_HEAD_TIMEOUT": "120s", "ARTWORK_MAX_CONNECTIONS": "512"])
+    { service in
       var attack: [SlowClients] = []
       for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
         attack.append(
