@@ -94,7 +94,7 @@ extension ConnectionMachine {
         return
       case .none, .bytes: break
       }
-      switch route.prepare(head) {
+      switch route.prepare(head, exchange?.spareSteps) {
       case .refused(let response):
         reject(response)
         return
@@ -189,7 +189,7 @@ extension ConnectionMachine {
     guard let head = exchange.head, let steps = exchange.steps else { return }
     let request = HTTPRequest(head: head, body: parser.takeBody(), captures: exchange.parameters)
     let handler: @Sendable () async -> HTTPResponse
-    switch steps(request) {
+    switch steps.proceed(request) {
     case .answer(let response):
       respond(response)
       return

@@ -40,7 +40,9 @@ final class Exchange {
   /// .clientAddress`); nil: the peer's.
   private(set) var client: String?
   /// The later steps of a route with a typed context, with the context its check made.
-  private(set) var steps: (@Sendable (HTTPRequest) -> Router.Proceed)?
+  private(set) var steps: (any PreparedSteps)?
+  /// The steps of the request before, emptied, for its route to fill again (`Router.Route`).
+  private(set) var spareSteps: (any PreparedSteps)?
   private(set) var parameters = PathCaptures()
   private(set) var head: HTTPRequestHead?
   /// When the accepted body began to arrive.
@@ -78,7 +80,11 @@ final class Exchange {
     route = nil
     caller = nil
     client = nil
-    steps = nil
+    if let steps {
+      steps.empty()
+      spareSteps = steps
+      self.steps = nil
+    }
     parameters = PathCaptures()
     head = nil
     bodyStarted = nil
@@ -103,7 +109,7 @@ final class Exchange {
     /// The route's `authorize` named the caller (nil: nobody), whether or not it refused.
     case authorized(caller: String?)
     /// The route's head check passed, leaving the steps that answer the request.
-    case prepared(@Sendable (HTTPRequest) -> Router.Proceed)
+    case prepared(any PreparedSteps)
     /// A refusal decided from a head without a body, sent once the message is complete.
     case rejected(HTTPResponse)
     /// The head was accepted: its body may come, `reserved` bytes of the budget held for it.

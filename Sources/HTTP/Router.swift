@@ -20,12 +20,14 @@ public struct Router: Sendable {
     let authorize: Preflight?
     /// The rest of the head's check: a refusal, or the request's later steps (an answer from
     /// memory, or the handler to run).
-    let prepare: @Sendable (HTTPRequestHead) -> Prepared
+    /// Given the steps the connection's last request of this route left (`spare`), which it
+    /// fills again instead of making new ones when they are this route's.
+    let prepare: @Sendable (HTTPRequestHead, _ spare: (any PreparedSteps)?) -> Prepared
 
     init(
       method: HTTPMethod, pattern: RoutePattern, maxBodyBytes: Int?,
       bodyTooLarge: (@Sendable (_ declared: Int?) -> String)?, authorize: Preflight?,
-      prepare: @escaping @Sendable (HTTPRequestHead) -> Prepared
+      prepare: @escaping @Sendable (HTTPRequestHead, (any PreparedSteps)?) -> Prepared
     ) {
       self.method = method
       self.pattern = pattern
@@ -44,8 +46,8 @@ public struct Router: Sendable {
   /// What a typed head check decided: a refusal, or the request's later steps.
   enum Prepared: Sendable {
     case refused(HTTPResponse)
-    /// The steps to run once the whole request is in, the context captured.
-    case accepted(@Sendable (HTTPRequest) -> Proceed)
+    /// The steps to run once the whole request is in, holding the checked head and context.
+    case accepted(any PreparedSteps)
   }
 
   /// What to do with a complete request: answer it now, or run its handler.
@@ -85,7 +87,8 @@ public struct Router: Sendable {
     authorize: Preflight? = nil, handler: Handler,
     failure: @escaping @Sendable (_ error: Handler.Failure, _ head: HTTPRequestHead) -> HTTPResponse
   ) {
-    let prepare: @Sendable (HTTPRequestHead) -> Prepared = { head in
+    let owner = StepsOwner()
+    let prepare: @Sendable (HTTPRequestHead, (any PreparedSteps)?) -> Prepared = { head, spare in
       var head = head
       let made: Handler.Context
       do throws(Handler.Failure) {
@@ -93,25 +96,13 @@ public struct Router: Sendable {
       } catch {
         return .refused(failure(error, head))
       }
-      // What `check` wrote in the head (its caller) is the request's.
-      let checked = head
-      return .accepted { request in
-        var request = request
-        request.head = checked
-        var context = made
-        if let answer = handler.answerFromMemory(request, &context) { return .answer(answer) }
-        // Constants for the task: a `var` captured by an escaping closure lives in a box of
-        // its own.
-        let ready = request
-        let readyContext = context
-        return .handle {
-          do throws(Handler.Failure) {
-            return try await handler.handle(ready, readyContext)
-          } catch {
-            return failure(error, ready.head)
-          }
-        }
-      }
+      // What `check` wrote in the head (its caller) is the request's. A connection that asks
+      // this route again refills its steps: no allocation per request.
+      let steps =
+        (spare as? HandlerSteps<Handler>).flatMap { $0.owner === owner ? $0 : nil }
+        ?? HandlerSteps(owner: owner, handler: handler, failure: failure)
+      steps.fill(head: head, context: made)
+      return .accepted(steps)
     }
     table.append(
       Route(
