@@ -83,4 +83,11 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
     let tail = hex[(best.start + best.length)...].joined(separator: ":")
     return "\(head)::\(tail)"
   }
+
+  /// An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`) as its IPv4 address, as a dual-stack
+  /// socket reports an IPv4 peer; any other address as it is.
+  public var unmappedV4: IPAddress {
+    guard case .v6(let bits) = self, bits >> 32 == 0xFFFF else { return self }
+    return .v4(UInt32(truncatingIfNeeded: bits))
+  }
 }

@@ -44,11 +44,9 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
   /// The listed block containing `address` (an IPv4-mapped address is also looked up as IPv4).
   public func network(containing address: IPAddress) -> IPNetwork? {
     if let network = networks.first(where: { $0.contains(address) }) { return network }
-    if case .v6(let bits) = address, bits >> 32 == 0xFFFF {
-      let inner = IPAddress.v4(UInt32(truncatingIfNeeded: bits))
-      return networks.first(where: { $0.contains(inner) })
-    }
-    return nil
+    let inner = address.unmappedV4
+    guard inner != address else { return nil }
+    return networks.first(where: { $0.contains(inner) })
   }
 
   /// The listed name equal to `host` (compared lower case, trailing dot ignored).

@@ -82,11 +82,3 @@ struct TrustedProxies: Sendable {
     !text.isEmpty && text.count <= 5 && text.allSatisfy { $0.isASCII && $0.isNumber }
   }
 }
-
-extension IPAddress {
-  /// An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`) as its IPv4 address; any other as it is.
-  var unmappedV4: IPAddress {
-    guard case .v6(let bits) = self, bits >> 32 == 0xffff else { return self }
-    return .v4(UInt32(truncatingIfNeeded: bits))
-  }
-}

@@ -20,21 +20,22 @@ public enum DescriptorLimit {
   /// limit in force after.
   @discardableResult
   public static func raiseToHard() -> Int {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-    if limit.rlim_cur < limit.rlim_max {
-      var raised = limit
-      raised.rlim_cur = limit.rlim_max
-      if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+    if var limit = read(), limit.rlim_cur < limit.rlim_max {
+      limit.rlim_cur = limit.rlim_max
+      _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
+    return current
+  }
+
+  /// The soft limit now (1,024 when it cannot be read).
+  public static var current: Int {
+    guard let limit = read() else { return 1024 }
     return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
   }
 
-  /// The soft limit now.
-  public static var current: Int {
+  private static func read() -> rlimit? {
     var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-    return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
+    return getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit : nil
   }
 
   /// The default connection limit for `descriptors`: three quarters of them less the reserve,
