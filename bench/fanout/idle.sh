@@ -11,9 +11,7 @@ build_release
 make_photos
 start_service ARTWORK_STORAGE="$WORK/store" ARTWORK_MAX_CONNECTIONS_PER_CLIENT=100000 \
   ARTWORK_IDLE_TIMEOUT=600s
-ANSWER=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
-  "http://127.0.0.1:$PORT/v1/artwork?shape=poster&size=400")
-IMAGE_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$ANSWER")
+IMAGE_PATH=$(host_poster "$PORT")
 # Warm: the hot cache and each loop's buffers.
 python3 "$ROOT/bench/fanout/fanout.py" "$PORT" "$IMAGE_PATH" 200 2 >/dev/null
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$SERVICE_PID/status"; }

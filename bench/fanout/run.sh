@@ -12,7 +12,6 @@ trap cleanup EXIT
 CONNECTIONS=${CONNECTIONS:-"1000 10000"}
 GETS_EACH=${GETS_EACH:-3}
 ROUNDS=${ROUNDS:-3}
-need_tool nginx nginx
 # Every phone holds a descriptor in the client and one in the server.
 ulimit -n "$(ulimit -Hn)"
 LIMIT=$(ulimit -n)
@@ -23,38 +22,12 @@ make_photos
 # phones come from many addresses, which one loopback address stands for here.
 start_service ARTWORK_STORAGE="$WORK/store" ARTWORK_MAX_CONNECTIONS_PER_CLIENT=100000
 SERVICE_PORT=$PORT
-ANSWER=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
-  "http://127.0.0.1:$SERVICE_PORT/v1/artwork?shape=poster&size=400")
-IMAGE_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$ANSWER")
+IMAGE_PATH=$(host_poster "$SERVICE_PORT")
 mkdir -p "$WORK/www/v1/images"
 curl -s -o "$WORK/www$IMAGE_PATH" "http://127.0.0.1:$SERVICE_PORT$IMAGE_PATH"
 echo "image: $IMAGE_PATH, $(stat -c %s "$WORK/www$IMAGE_PATH") bytes; descriptors: $LIMIT"
 
-NGINX_PORT=$(free_port)
-chmod -R a+rX "$WORK"
-cat >"$WORK/nginx.conf" <<CONF
-worker_processes auto;
-worker_rlimit_nofile $LIMIT;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections $LIMIT; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  types { image/jpeg jpg; }
-  server {
-    listen 127.0.0.1:$NGINX_PORT backlog=4096;
-    root $WORK/www;
-    add_header Cache-Control "public, max-age=31536000, immutable";
-  }
-}
-CONF
-nginx -c "$WORK/nginx.conf" -p "$WORK" &
-track $!
-wait_http "http://127.0.0.1:$NGINX_PORT$IMAGE_PATH"
+start_nginx "$LIMIT" "$IMAGE_PATH"
 
 fanout() { python3 "$ROOT/bench/fanout/fanout.py" "$1" "$IMAGE_PATH" "$2" "$GETS_EACH"; }
 fanout "$SERVICE_PORT" 100 >/dev/null

@@ -14,7 +14,6 @@ DURATION=${1:-8}
 CONCURRENCIES=${CONCURRENCIES:-"32"}
 ROUNDS=${ROUNDS:-2}
 need_tool wrk wrk
-need_tool nginx nginx
 ulimit -n "$(ulimit -Hn)"
 build_release
 make_photos
@@ -26,44 +25,15 @@ if [ -n "${COMPARE_WITH:-}" ]; then
   ARTWORK=$COMPARE_WITH start_service ARTWORK_STORAGE="$WORK/store-other" \
     ARTWORK_MAX_CONNECTIONS_PER_CLIENT=100000 ARTWORK_MAX_CONNECTIONS=4096
   OTHER_PORT=$PORT
-  OTHER_ANSWER=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
-    "http://127.0.0.1:$OTHER_PORT/v1/artwork?shape=poster&size=400")
   # Another build may frame differently: its image has its own name.
-  OTHER_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$OTHER_ANSWER")
+  OTHER_PATH=$(host_poster "$OTHER_PORT")
 fi
-ANSWER=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
-  "http://127.0.0.1:$SERVICE_PORT/v1/artwork?shape=poster&size=400")
-IMAGE_PATH=$(python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$ANSWER")
+IMAGE_PATH=$(host_poster "$SERVICE_PORT")
 mkdir -p "$WORK/www/v1/images"
 curl -s -o "$WORK/www$IMAGE_PATH" "http://127.0.0.1:$SERVICE_PORT$IMAGE_PATH"
 echo "image: $IMAGE_PATH, $(stat -c %s "$WORK/www$IMAGE_PATH") bytes"
 
-NGINX_PORT=$(free_port)
-# nginx workers run as nobody: let them read the scratch directory.
-chmod -R a+rX "$WORK"
-cat >"$WORK/nginx.conf" <<CONF
-worker_processes auto;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-worker_rlimit_nofile 8192;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  types { image/jpeg jpg; }
-  server {
-    listen 127.0.0.1:$NGINX_PORT backlog=4096;
-    root $WORK/www;
-    add_header Cache-Control "public, max-age=31536000, immutable";
-  }
-}
-CONF
-nginx -c "$WORK/nginx.conf" -p "$WORK" &
-track $!
-wait_http "http://127.0.0.1:$NGINX_PORT$IMAGE_PATH"
+start_nginx 4096 "$IMAGE_PATH"
 
 # wrk's summary as one JSON line.
 cat >"$WORK/report.lua" <<'LUA'

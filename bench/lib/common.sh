@@ -118,3 +118,45 @@ make_peer_inputs() {
     vips copy "$WORK/small.v" "$INPUTS/photo.png[compression=9]"
   fi
 }
+
+# Uploads $PHOTOS/p0.jpg to the service on port $1 as a 400-wide poster; prints the hosted path
+# (/v1/images/...). Needs make_photos.
+host_poster() {
+  local answer
+  answer=$(curl -s --data-binary @"$PHOTOS/p0.jpg" -H 'Content-Type: image/jpeg' \
+    "http://127.0.0.1:$1/v1/artwork?shape=poster&size=400")
+  python3 -c 'import json,sys; u=json.loads(sys.argv[1])["image_url"]; print(u[u.index("/v1/images/"):])' "$answer"
+}
+
+# Starts nginx (Debian) serving $WORK/www with sendfile and the hosted images' cache header, as
+# the service's peer in the GET benchmarks, allowed CONNECTIONS ($1) per worker; sets
+# NGINX_PORT and waits until it answers PATH ($2).
+start_nginx() {
+  need_tool nginx nginx
+  NGINX_PORT=$(free_port)
+  # nginx workers run as nobody: let them read the scratch directory.
+  chmod -R a+rX "$WORK"
+  cat >"$WORK/nginx.conf" <<CONF
+worker_processes auto;
+worker_rlimit_nofile $(ulimit -n);
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections $1; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { image/jpeg jpg; }
+  server {
+    listen 127.0.0.1:$NGINX_PORT backlog=4096;
+    root $WORK/www;
+    add_header Cache-Control "public, max-age=31536000, immutable";
+  }
+}
+CONF
+  nginx -c "$WORK/nginx.conf" -p "$WORK" &
+  track $!
+  wait_http "http://127.0.0.1:$NGINX_PORT$2"
+}
