@@ -24,6 +24,9 @@ let targets: [String: (setUp: () -> Void, run: Target)] = [
   // A media application's webhook body (first line: the provider, a space, its Content-Type),
   // through the provider's reader.
   "providers": (setUp: {}, run: RequestFuzzing.providerBody),
+  // `X-Forwarded-For` behind trusted proxies (first line: the proxies; second: the peer; then
+  // one field line per line).
+  "forwarded": (setUp: {}, run: RequestFuzzing.forwardedFor),
   // One connection's script: bytes cut at random, the client's FIN or reset, time, answers.
   "connection": (setUp: {}, run: ConnectionTarget.run),
   // A ThumbHash, as bytes and as base64, through every reading.

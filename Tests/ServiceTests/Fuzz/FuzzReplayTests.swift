@@ -8,7 +8,9 @@ import Testing
   static let fuzz = ServiceProcess.executable.deletingLastPathComponent()
     .appendingPathComponent("artwork-fuzz").path
 
-  @Test(arguments: ["image", "request-body", "content", "thumbhash", "connection", "providers"])
+  @Test(arguments: [
+    "image", "request-body", "content", "thumbhash", "connection", "providers", "forwarded",
+  ])
   func corpusAndFindingsReplayCleanly(target: String) async throws {
     let root = Repository.root.appendingPathComponent("Fuzz")
     let folders = ["corpus", "findings"].map { root.appendingPathComponent("\($0)/\(target)").path }
