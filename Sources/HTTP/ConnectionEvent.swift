@@ -31,9 +31,10 @@ enum ConnectionEvent {
   case graceOver
   /// The server stops now: the connection closes whatever it was doing.
   case serverStopped
-  /// The connection was shed at the connection limit before its first head arrived, its slot
-  /// given to a newer connection (`HeadRegistry`): it closes now (the socket around it has
-  /// written the 503 already, as for a connection refused when accepted).
+  /// The connection was shed at the connection limit, its slot given to a newer connection:
+  /// before its first head arrived (`HeadRegistry`; the socket around it has written the 503
+  /// already, as for a connection refused when accepted), or idle between requests
+  /// (`EventLoop.closeOldestIdle`; closed without a word, as HTTP allows). It closes now.
   case shed
 }
 

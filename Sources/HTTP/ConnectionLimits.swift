@@ -14,6 +14,9 @@ final class ConnectionLimits: Sendable {
   /// Open connections from which on requests other than GET and HEAD are refused (nine
   /// tenths of `total`): near the limit, the connections left go to what is cheap to serve.
   let crowded: Int
+  /// How far past `total` connections admitted against idle ones that are still closing may
+  /// count (`admit`): a sixty-fourth of it, and at least 8.
+  let overdraft: Int
   /// The refusals' answers, naming what to raise when the settings are known.
   private let fullAnswer: ServerAnswer
   private let perAddressAnswer: ServerAnswer
@@ -26,6 +29,7 @@ final class ConnectionLimits: Sendable {
     self.total = total
     self.perAddress = perAddress
     crowded = total >= 10 ? total - total / 10 : total
+    overdraft = max(8, total / 64)
     let raise = { (name: String?) in name.map { " (\($0))" } ?? "" }
     fullAnswer = ServerAnswer(
       status: 503,
@@ -54,22 +58,37 @@ final class ConnectionLimits: Sendable {
     /// Admitted in the slot of `victim`, a connection still waiting for its first head, which
     /// its loop must now close (its count is the new connection's already).
     case replacing(PendingHead)
+    /// Admitted past the limit in all, against an idle kept-alive connection that `loop` now
+    /// closes (`EventLoop.closeOldestIdle`), which gives the count back.
+    case reclaiming(EventLoop)
     /// Refused, with the answer to give.
     case refused(ServerAnswer)
   }
 
   /// Counts a new connection from `address`, or answers why it is refused (and counts nothing).
   /// At the limit in all, a connection whose address is under its own limit takes the slot of
-  /// the connection `shed` gives up (the oldest one without a whole head), when there is one.
-  func admit(_ address: String, shedding shed: () -> PendingHead?) -> Admission {
+  /// the connection `shed` gives up (the oldest one without a whole head), when there is one;
+  /// else it is counted past the limit against the idle kept-alive connection that `reclaim`
+  /// names a loop to close. The connections counted past the limit that way are at most
+  /// `overdraft`, so a count of idle connections that went stale cannot stretch it further.
+  func admit(
+    _ address: String, shedding shed: () -> PendingHead?, reclaiming reclaim: () -> EventLoop?
+  ) -> Admission {
     counts.withLock { counts in
       let fromAddress = counts.byAddress[address, default: 0]
       if counts.total >= total {
-        if fromAddress < perAddress, let victim = shed() {
+        guard fromAddress < perAddress else { return .refused(fullAnswer) }
+        if let victim = shed() {
           let left = counts.byAddress[victim.address, default: 1] - 1
           counts.byAddress[victim.address] = left > 0 ? left : nil
           counts.byAddress[address, default: 0] += 1
           return .replacing(victim)
+        }
+        if counts.total < total + overdraft, let loop = reclaim() {
+          counts.total += 1
+          openNow.store(counts.total, ordering: .relaxed)
+          counts.byAddress[address] = fromAddress + 1
+          return .reclaiming(loop)
         }
         return .refused(fullAnswer)
       }

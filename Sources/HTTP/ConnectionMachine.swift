@@ -79,6 +79,12 @@ final class ConnectionMachine {
   /// The plain state the connection is in (its phase without the phase's data).
   var state: ConnectionState { phase.kind }
 
+  /// Whether the connection idles between requests: kept alive after an answer, with nothing
+  /// of a next request arrived. At the connection limit such a connection may be closed to
+  /// admit a new one (`EventLoop.closeOldestIdle`), as HTTP lets a server close an idle
+  /// connection at any time.
+  var idlesKeptAlive: Bool { state == .awaitingRequest && served > 0 && pending.isEmpty }
+
   /// The answer a parked connection holds (nil in every other phase).
   var parkedAnswer: HTTPResponse? {
     if case .parked(let answer, _, _) = phase { answer } else { nil }

@@ -24,6 +24,9 @@ final class EventLoop: @unchecked Sendable {
   let core: ServerCore
   /// The connections this loop serves, for choosing where a new one goes.
   let load = Atomic<Int>(0)
+  /// The connections of this loop idle between requests, counted at its last tick (and
+  /// lowered as they are promised to new connections): those it may close at the limit.
+  let idleKeptAlive = Atomic<Int>(0)
   private let epoll: Int32
   private let wake: Int32
   private let listener: Int32
@@ -152,7 +155,12 @@ final class EventLoop: @unchecked Sendable {
       }
       if now - lastTick >= Self.tickInterval {
         lastTick = now
-        for connection in Array(connections.values) { connection.tick() }
+        var idle = 0
+        for connection in Array(connections.values) {
+          connection.tick()
+          if connection.machine.idlesKeptAlive { idle += 1 }
+        }
+        idleKeptAlive.store(idle, ordering: .relaxed)
       }
     }
     mailbox.withLock { $0.closed = true }
@@ -182,7 +190,9 @@ final class EventLoop: @unchecked Sendable {
       }
       guard fd >= 0 else { return }
       let text = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-      switch core.limits.admit(text, shedding: core.heads.shedOldest) {
+      switch core.limits.admit(
+        text, shedding: core.heads.shedOldest, reclaiming: core.loopWithIdleConnection)
+      {
       case .refused(let refusal):
         answer(fd, address: text, refusal)
         close(fd)
@@ -191,6 +201,9 @@ final class EventLoop: @unchecked Sendable {
         // The victim's loop closes it; its slot counts this connection already.
         core.connectionsShed.add(1, ordering: .relaxed)
         victim.loop.post { $0.shed(victim) }
+      case .reclaiming(let loop):
+        core.idleConnectionsClosed.add(1, ordering: .relaxed)
+        loop.post { $0.closeOldestIdle() }
       case .admitted:
         break
       }
@@ -235,6 +248,22 @@ final class EventLoop: @unchecked Sendable {
   func shed(_ head: PendingHead) {
     guard let connection = connections[head.fd], connection.head === head else { return }
     connection.shed(answer: Self.shedAnswer)
+  }
+
+  /// Closes the connection that has idled longest between requests, to give its slot to a
+  /// newer connection admitted past the limit (`ConnectionLimits.admit`). Closing it says
+  /// nothing to the client, as HTTP lets a server close an idle connection at any time; clients
+  /// open a new one for their next request. When none idles any more, nothing closes: the
+  /// count stays past the limit until a connection ends.
+  func closeOldestIdle() {
+    var oldest: Connection?
+    for connection in connections.values where connection.machine.idlesKeptAlive {
+      if let found = oldest, found.machine.stateStarted <= connection.machine.stateStarted {
+        continue
+      }
+      oldest = connection
+    }
+    oldest?.receive(.shed)
   }
 
   private static let shedAnswer = ServerAnswer(

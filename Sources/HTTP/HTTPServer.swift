@@ -96,6 +96,12 @@ public final class HTTPServer: Sendable {
   /// head, was the oldest such, and gave its slot to a new connection (for metrics).
   public var shedConnectionCount: Int { core.connectionsShed.load(ordering: .relaxed) }
 
+  /// Kept-alive connections closed idle at the connection limit, since start: each had idled
+  /// longest on its loop and gave its slot to a new connection (for metrics).
+  public var idleConnectionsClosedCount: Int {
+    core.idleConnectionsClosed.load(ordering: .relaxed)
+  }
+
   /// Connections admitted and still open (for tests that must know a connection is counted).
   var openConnectionCount: Int { core.limits.open }
 

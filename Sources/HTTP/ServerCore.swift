@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
   let heads = HeadRegistry()
   /// Connections shed that way.
   let connectionsShed = Atomic<Int>(0)
+  /// Kept-alive connections closed idle at the connection limit to admit new ones.
+  let idleConnectionsClosed = Atomic<Int>(0)
   /// The server's loops, set once they exist and emptied when they stop (the loops hold this
   /// object, so the list must not outlive them).
   let loops = Mutex<[EventLoop]>([])
@@ -49,6 +51,26 @@ final class ServerCore: Sendable {
     loops.withLock { loops in
       loops.min { $0.load.load(ordering: .relaxed) < $1.load.load(ordering: .relaxed) }
     }
+  }
+
+  /// The loop that had the most idle kept-alive connections at its last tick, with one of them
+  /// promised to a new connection (its count lowered by one until the next tick recounts):
+  /// nil when no loop had one.
+  func loopWithIdleConnection() -> EventLoop? {
+    loops.withLock { loops in
+      guard
+        let loop = loops.max(by: {
+          $0.idleKeptAlive.load(ordering: .relaxed) < $1.idleKeptAlive.load(ordering: .relaxed)
+        }), loop.idleKeptAlive.load(ordering: .relaxed) > 0
+      else { return nil }
+      loop.idleKeptAlive.subtract(1, ordering: .relaxed)
+      return loop
+    }
+  }
+
+  /// The idle kept-alive connections of every loop, as counted at their last ticks.
+  var idleKeptAliveCount: Int {
+    loops.withLock { $0.reduce(0) { $0 + $1.idleKeptAlive.load(ordering: .relaxed) } }
   }
 
   /// Writes an access-log record, when a log is configured.

@@ -81,14 +81,48 @@ import Testing
     await server.stop()
   }
 
-  /// Connections whose head arrived are never shed: with every slot held by one, a new
-  /// connection is refused as before.
-  @Test func connectionsThatSentAHeadAreNotShed() async throws {
+  /// Connections in the middle of a request are never shed: with every slot held by one, a
+  /// new connection is refused as before.
+  @Test func connectionsMidRequestAreNotShed() async throws {
+    let gate = Gate()
+    let entered = Counter()
     var router = Router()
-    router.add(.get, "/") { _ in HTTPResponse(status: 200) }
+    router.add(.get, "/") { _ in
+      entered.increment()
+      await gate.wait()
+      return HTTPResponse(status: 200)
+    }
     let server = try TestServer(router) {
       $0.maxConnections = 3
       $0.headTimeout = .seconds(60)
+    }
+    var waiting: [Task<LoopbackHTTPResponse, any Error>] = []
+    for _ in 0..<3 {
+      let client = try await server.client()
+      waiting.append(Task { try await client.send(.init("GET", "/")) })
+    }
+    #expect(await server.eventually { entered.count == 3 })
+    let refused = try await LoopbackHTTPClient(port: server.port, timeout: .seconds(2))
+    #expect(try await refused.readResponse().status == 503)
+    #expect(server.server.shedConnectionCount == 0)
+    #expect(server.server.idleConnectionsClosedCount == 0)
+    gate.open()
+    for request in waiting { #expect(try await request.value.status == 200) }
+    await server.stop()
+  }
+
+  /// A kept-alive connection idle between requests gives way at the limit, the one idle
+  /// longest on its loop first, closed without an answer (HTTP lets a server close an idle
+  /// connection at any time): after a push, phones that have their image hold connections
+  /// that phones still waiting for it need.
+  @Test func idleKeptAliveConnectionsGiveWayAtTheLimit() async throws {
+    var router = Router()
+    router.add(.get, "/") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
+    let server = try TestServer(router) {
+      $0.maxConnections = 3
+      $0.threadCount = 1
+      $0.headTimeout = .seconds(60)
+      $0.idleTimeout = .seconds(60)
     }
     var kept: [LoopbackHTTPClient] = []
     for _ in 0..<3 {
@@ -96,12 +130,22 @@ import Testing
       #expect(try await client.send(.init("GET", "/")).status == 200)
       kept.append(client)
     }
-    let refused = try await LoopbackHTTPClient(port: server.port, timeout: .seconds(2))
-    #expect(try await refused.readResponse().status == 503)
+    // The loop counts its idle connections at its next tick (every 100 ms).
+    #expect(await server.eventually { server.server.core.idleKeptAliveCount == 3 })
+    let newcomer = try await LoopbackHTTPClient(
+      port: server.port, timeout: .seconds(5), source: "127.0.0.5")
+    let answer = try await newcomer.send(.init("GET", "/"))
+    #expect(answer.status == 200)
+    #expect(answer.text == "ok")
+    #expect(server.server.idleConnectionsClosedCount == 1)
     #expect(server.server.shedConnectionCount == 0)
-    for client in kept {
+    // The oldest idle one was closed, without a word; the others are served on.
+    #expect(await kept[0].peerClosed())
+    for client in kept[1...] {
       #expect(try await client.send(.init("GET", "/")).status == 200)
     }
+    #expect(await server.eventually { server.openConnections == 3 })
+    newcomer.close()
     await server.stop()
   }
 }

@@ -95,7 +95,9 @@ public final class ArtworkServer: Sendable {
     let live = server
     metrics.inFlightSource.withLock { $0 = { live.inFlightCount } }
     metrics.illegalTransitionSource.withLock { $0 = { live.illegalTransitionCount } }
-    metrics.connectionsShedSource.withLock { $0 = { live.shedConnectionCount } }
+    metrics.connectionsShedSource.withLock {
+      $0 = { (live.shedConnectionCount, live.idleConnectionsClosedCount) }
+    }
     metrics.resultFailureSource.withLock {
       $0 = { [app] in
         let artwork = app.artworkResults.storageFailures

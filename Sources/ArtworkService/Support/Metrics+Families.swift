@@ -133,9 +133,10 @@ extension Metrics {
     type: .counter, labels: [], buckets: [])
   static let connectionsShed = Family(
     name: "artwork_http_connections_shed_total",
-    help: "Connections closed at the connection limit to admit a new one: each had not sent "
-      + "its first whole request head, and was the oldest such.",
-    type: .counter, labels: [], buckets: [])
+    help: "Connections closed at the connection limit to admit a new one, by the state they "
+      + "were in: waiting_head (no whole first request head yet; the oldest such, answered "
+      + "503) or idle (kept alive between requests; the longest idle, closed silently).",
+    type: .counter, labels: ["state"], buckets: [])
   /// Time per stage of making artwork, on the thread that did it.
   static let stageDuration = Family(
     name: "artwork_stage_duration_seconds",

@@ -116,7 +116,9 @@ extension Metrics {
       set(Self.illegalTransitions, to: Double(source()))
     }
     if let source = connectionsShedSource.withLock({ $0 }) {
-      set(Self.connectionsShed, to: Double(source()))
+      let shed = source()
+      set(Self.connectionsShed, ["waiting_head"], to: Double(shed.waitingHead))
+      set(Self.connectionsShed, ["idle"], to: Double(shed.idle))
     }
     if let source = resultFailureSource.withLock({ $0 }) {
       let failures = source()

@@ -81,8 +81,9 @@ final class Metrics: Sendable {
   let inFlightSource = Mutex<(@Sendable () -> Int)?>(nil)
   /// Where the count of illegal connection-state moves is read from (the HTTP server).
   let illegalTransitionSource = Mutex<(@Sendable () -> Int)?>(nil)
-  /// Where the count of connections shed at the connection limit is read from (the HTTP server).
-  let connectionsShedSource = Mutex<(@Sendable () -> Int)?>(nil)
+  /// Where the counts of connections shed at the connection limit are read from (the HTTP
+  /// server): those that had not sent a first head, and those idle between requests.
+  let connectionsShedSource = Mutex<(@Sendable () -> (waitingHead: Int, idle: Int))?>(nil)
   /// Where the counts of failed record reads and writes are read from (the result caches).
   let resultFailureSource = Mutex<(@Sendable () -> (reads: Int, writes: Int))?>(nil)
 

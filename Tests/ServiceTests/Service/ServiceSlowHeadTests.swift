@@ -38,7 +38,7 @@ import Testing
       // The first 600 overflowed 512 slots from addresses under their own limit: the oldest gave
       // way, and the metric counts them. (Later ones may meet the limit per client: a 429.)
       let shed = try await ServiceCallerTests.metrics(service.port)
-        .first { $0.hasPrefix("artwork_http_connections_shed_total ") }
+        .first { $0.hasPrefix(#"artwork_http_connections_shed_total{state="waiting_head"} "#) }
       let count = shed.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
       #expect(count >= 600 - 512, "\(shed ?? "no artwork_http_connections_shed_total")")
       let closed = attack.reduce(0) { $0 + $1.closedByServer }
