@@ -20,18 +20,18 @@ final class ConnectionMachine {
   /// The client's address as text.
   let address: String
   /// When the connection was accepted.
-  let accepted: ContinuousClock.Instant
+  let accepted: Moment
   /// The `Date` line of answers (the loop's, shared by its connections).
   let date: HTTPDate
 
   /// Where the connection is, with what only that phase holds.
   private(set) var phase = ConnectionPhase.awaitingRequest
   /// When the current phase began.
-  private(set) var stateStarted: ContinuousClock.Instant
+  private(set) var stateStarted: Moment
   /// The time of the event being handled.
-  private(set) var now: ContinuousClock.Instant
+  private(set) var now: Moment
   /// The last time a byte was read or written.
-  private(set) var lastProgress: ContinuousClock.Instant
+  private(set) var lastProgress: Moment
   let parser = RequestParser()
   /// The first bytes of the current request (at most 64), however they arrived: a refusal of
   /// its request line quotes them (a method sent a byte at a time is still named).
@@ -59,13 +59,13 @@ final class ConnectionMachine {
   /// (`lingerTimeout`; 1 s after a 408): its draining deadline is this after the answer.
   private var linger: Duration
   /// Since when the client has not taken what is queued for it, and how much it took since.
-  private(set) var sendBlocked: (since: ContinuousClock.Instant, written: Int)?
+  private(set) var sendBlocked: (since: Moment, written: Int)?
 
   /// The actions decided and not taken yet (`takeAction`), in order; the storage is reused.
   private var actions: [ConnectionAction] = []
   private var nextAction = 0
 
-  init(core: ServerCore, address: String, date: HTTPDate, now: ContinuousClock.Instant) {
+  init(core: ServerCore, address: String, date: HTTPDate, now: Moment) {
     self.core = core
     self.address = address
     self.date = date
@@ -93,7 +93,7 @@ final class ConnectionMachine {
   // MARK: - Events in, actions out
 
   /// Handles one event at `now`. The actions it decided wait in `takeAction`.
-  func handle(_ event: ConnectionEvent, at now: ContinuousClock.Instant) {
+  func handle(_ event: ConnectionEvent, at now: Moment) {
     self.now = now
     guard state != .closed else { return }
     switch event {
@@ -197,7 +197,7 @@ final class ConnectionMachine {
 
   /// Writes what is queued through `write` (the socket's, or a test's), then handles how far it
   /// got as `.wrote`. The queue is the machine's: the connection never changes it itself.
-  func send(at now: ContinuousClock.Instant, _ write: (inout OutputQueue) -> OutputQueue.Outcome) {
+  func send(at now: Moment, _ write: (inout OutputQueue) -> OutputQueue.Outcome) {
     guard state != .closed else { return }
     let outcome = write(&output)
     handle(.wrote(outcome), at: now)
@@ -245,7 +245,7 @@ final class ConnectionMachine {
   }
 
   /// Parks `response` until `until`: the answer lives in the `.parked` phase, and goes with it.
-  func park(_ response: HTTPResponse, until: ContinuousClock.Instant) {
+  func park(_ response: HTTPResponse, until: Moment) {
     _ = enter(.parked(answer: response, until: until, peerFinished: phase.peerFinished))
   }
 

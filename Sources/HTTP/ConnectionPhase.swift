@@ -13,10 +13,10 @@ enum ConnectionPhase {
   case handling(peerFinished: Bool)
   case writing(peerFinished: Bool)
   /// An overload refusal waits out its `Retry-After`: `answer` goes out at `until`.
-  case parked(answer: HTTPResponse, until: ContinuousClock.Instant, peerFinished: Bool)
+  case parked(answer: HTTPResponse, until: Moment, peerFinished: Bool)
   /// The last answer is going out (`deadline` nil), or it is out and the sending side is shut:
   /// then the connection closes at `deadline` (`lingerTimeout` later) if the client has not.
-  case draining(deadline: ContinuousClock.Instant?, peerFinished: Bool)
+  case draining(deadline: Moment?, peerFinished: Bool)
   case closed
 
   /// The state this phase is, without its data: what the table of moves checks.

@@ -13,7 +13,7 @@ package final class EmbeddedConnection {
   let core: ServerCore
   let machine: ConnectionMachine
   /// The time of the next event.
-  private(set) var now: ContinuousClock.Instant
+  private(set) var now: Moment
   /// Bytes sent by the client and not read yet.
   private var inbound: [UInt8] = []
   /// Whether the client shut its sending side (seen once `inbound` is read).
@@ -40,7 +40,7 @@ package final class EmbeddedConnection {
   /// A connection to a server with `router` and `configuration`, accepted now.
   package init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) {
     core = ServerCore(configuration: configuration, router: router)
-    now = ContinuousClock.now
+    now = Moment.now
     machine = ConnectionMachine(core: core, address: "127.0.0.2", date: HTTPDate(), now: now)
     trace = [machine.state]
   }

@@ -42,9 +42,9 @@ final class EventLoop: @unchecked Sendable {
   private var nextSerial: UInt64 = 0
   private var listening = true
   private var stopped = false
-  private var lastTick = ContinuousClock.now
+  private var lastTick = Moment.now
   /// The time of the current loop iteration.
-  private(set) var now = ContinuousClock.now
+  private(set) var now = Moment.now
   /// The buffer every read of this loop goes through.
   let scratch: UnsafeMutableRawBufferPointer
   /// The `Date` line of every answer on this loop.

@@ -11,7 +11,7 @@
 final class Exchange {
   /// Matches answers posted back from other threads to this exchange.
   private(set) var number: UInt64
-  private(set) var started: ContinuousClock.Instant
+  private(set) var started: Moment
 
   // What the head said.
 
@@ -46,7 +46,7 @@ final class Exchange {
   private(set) var parameters = PathCaptures()
   private(set) var head: HTTPRequestHead?
   /// When the accepted body began to arrive.
-  private(set) var bodyStarted: ContinuousClock.Instant?
+  private(set) var bodyStarted: Moment?
   /// Bytes of the body budget held.
   private(set) var reserved = 0
 
@@ -58,14 +58,14 @@ final class Exchange {
   /// A body being streamed.
   private(set) var stream: StreamState?
 
-  init(number: UInt64, started: ContinuousClock.Instant) {
+  init(number: UInt64, started: Moment) {
     self.number = number
     self.started = started
   }
 
   /// Forgets everything about the request before, and starts as `number`: what a new exchange
   /// would be, in the same storage.
-  func restart(number: UInt64, started: ContinuousClock.Instant) {
+  func restart(number: UInt64, started: Moment) {
     self.number = number
     self.started = started
     id = nil
@@ -114,7 +114,7 @@ final class Exchange {
     case rejected(HTTPResponse)
     /// The head was accepted: its body may come, `reserved` bytes of the budget held for it.
     case bodyStarted(
-      at: ContinuousClock.Instant, reserved: Int, head: HTTPRequestHead, parameters: PathCaptures)
+      at: Moment, reserved: Int, head: HTTPRequestHead, parameters: PathCaptures)
     /// A chunked body grew past what was held: `bytes` more of the budget are held.
     case reservationGrew(by: Int)
     /// The id its answer and log carry.

@@ -1,0 +1,47 @@
+import Glibc
+
+/// A point on the monotonic clock, in nanoseconds from an arbitrary start: the time every
+/// event of a connection carries, and what its deadlines are measured in.
+///
+/// NOTE: not `ContinuousClock.Instant`, whose layout the standard library keeps resilient: kept
+/// in the connection's objects and in its phases, each copy, comparison and sum went through
+/// runtime calls (`swift_getEnumCaseMultiPayload`, value witnesses) on every event of every
+/// request. This one is a plain integer.
+struct Moment: Comparable, Hashable, Sendable {
+  /// Nanoseconds since the clock's start.
+  var nanoseconds: Int64
+
+  /// The monotonic clock now.
+  static var now: Moment {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Moment(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+  }
+
+  static func < (left: Moment, right: Moment) -> Bool { left.nanoseconds < right.nanoseconds }
+
+  /// Saturating: a deadline a very long way off stays the latest moment.
+  static func + (moment: Moment, duration: Duration) -> Moment {
+    let (sum, overflow) = moment.nanoseconds.addingReportingOverflow(duration.nanoseconds)
+    guard overflow else { return Moment(nanoseconds: sum) }
+    return Moment(nanoseconds: duration < .zero ? .min : .max)
+  }
+
+  static func += (moment: inout Moment, duration: Duration) { moment = moment + duration }
+
+  static func - (later: Moment, earlier: Moment) -> Duration {
+    .nanoseconds(later.nanoseconds &- earlier.nanoseconds)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (saturating past about 292 years either way).
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (sum, overflowSum) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    if overflowSum { return seconds < 0 ? .min : .max }
+    return sum
+  }
+}
