@@ -10,13 +10,23 @@ import Synchronization
 /// what keeps an object from being swept by retention. Bounded by total bytes; least recently
 /// used first out.
 final class HotImageCache: Sendable {
-  private struct Entry {
+  /// An object so that a hit marks its use in place: one lookup, no entry copied out and
+  /// written back (with its retains) on every GET. Touched only under the state's lock.
+  private final class Entry {
     /// The bytes, in a sealed in-memory file that answers send straight from the kernel.
-    var body: SharedBody
+    let body: SharedBody
     /// The header fields of its 200 answer, built once.
-    var headers: HTTPHeaders
-    var storedAt: ContinuousClock.Instant
+    let headers: HTTPHeaders
+    /// When the entry stops being answered from memory (`lifetime` after it was stored).
+    let expires: Moment
     var lastUse: UInt64
+
+    init(body: SharedBody, headers: HTTPHeaders, expires: Moment, lastUse: UInt64) {
+      self.body = body
+      self.headers = headers
+      self.expires = expires
+      self.lastUse = lastUse
+    }
   }
 
   private struct State {
@@ -69,17 +79,16 @@ final class HotImageCache: Sendable {
 
   private func lookUp(_ key: ArtworkKey) -> (body: SharedBody, headers: HTTPHeaders)? {
     guard budget > 0 else { return nil }
-    let now = ContinuousClock.now
+    let now = Moment.now
     return state.withLock { state in
-      guard var entry = state.entries[key] else { return nil }
-      guard now - entry.storedAt < lifetime else {
+      guard let entry = state.entries[key] else { return nil }
+      guard now < entry.expires else {
         state.totalBytes -= entry.body.count
         state.entries[key] = nil
         return nil
       }
       state.tick += 1
       entry.lastUse = state.tick
-      state.entries[key] = entry
       return (entry.body, entry.headers)
     }
   }
@@ -98,7 +107,7 @@ final class HotImageCache: Sendable {
       if let old = state.entries[key] { state.totalBytes -= old.body.count }
       state.tick += 1
       state.entries[key] = Entry(
-        body: body, headers: headers, storedAt: now, lastUse: state.tick)
+        body: body, headers: headers, expires: Moment.now + lifetime, lastUse: state.tick)
       state.totalBytes += body.count
       while state.totalBytes > budget,
         let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })

@@ -28,11 +28,9 @@ final class Metrics: Sendable {
       for route in routes {
         // The statuses the server-error alert counts as the service's own (502 and 504 are
         // the source origin's).
-        for status in ["200", "500", "503"] {
-          state.values[Self.requests.name, default: [:]][[route, status, "anonymous"]] = 0
+        for status in [200, 500, 503] {
+          state.requests.makeSlot(.init(route: route, status: status, caller: "anonymous"))
         }
-        state.histograms[Self.requestDuration.name, default: [:]][[route]] = HistogramSeries(
-          bucketCount: Self.requestDuration.buckets.count)
       }
       for stage in Self.stages {
         state.histograms[Self.stageDuration.name, default: [:]][[stage]] = HistogramSeries(
@@ -112,12 +110,21 @@ final class Metrics: Sendable {
 
   /// The current value of a counter or gauge series (0 when never touched); for tests and checks.
   func value(_ family: Family, _ labels: [String] = []) -> Double {
-    state.withLock { $0.values[family.name]?[labels] ?? 0 }
+    state.withLock { state in
+      guard family.name != Self.requests.name else {
+        return state.requests.counts.first { $0.labels == labels }?.value ?? 0
+      }
+      return state.values[family.name]?[labels] ?? 0
+    }
   }
 
   /// Everything, in the Prometheus text format (version 0.0.4).
   func render() -> String {
-    let snapshot = state.withLock { $0 }
+    var snapshot = state.withLock { $0 }
+    snapshot.values[Self.requests.name] = Dictionary(
+      snapshot.requests.counts.map { ($0.labels, $0.value) }, uniquingKeysWith: +)
+    snapshot.histograms[Self.requestDuration.name] = Dictionary(
+      snapshot.requests.durations.map { ($0.labels, $0.series) }, uniquingKeysWith: { $1 })
     var out = ""
     for family in Self.families {
       out += "# HELP \(family.name) \(Self.escapeHelp(family.help))\n"
@@ -154,15 +161,8 @@ final class Metrics: Sendable {
   private struct State {
     var values: [String: [[String]: Double]] = [:]
     var histograms: [String: [[String]: HistogramSeries]] = [:]
-    /// The label lists of each route, status and caller seen, built once: every request is
-    /// counted.
-    var requestLabels: [RouteStatus: (counter: [String], duration: [String])] = [:]
-  }
-
-  private struct RouteStatus: Hashable {
-    var route: String
-    var status: Int
-    var caller: String
+    /// `requests` and `requestDuration`, which every request updates.
+    var requests = RequestTally(bounds: Metrics.requestDuration.buckets)
   }
 
   /// One request in `requests` and `requestDuration`, under one lock and without building a
@@ -170,22 +170,11 @@ final class Metrics: Sendable {
   /// only: a histogram per caller would multiply its buckets for little insight.
   func countRequest(route: String, status: Int, caller: String, seconds: Double) {
     state.withLock { state in
-      let key = RouteStatus(route: route, status: status, caller: caller)
-      let labels: (counter: [String], duration: [String])
-      if let known = state.requestLabels[key] {
-        labels = known
-      } else {
-        labels = ([route, String(status), caller], [route])
-        state.requestLabels[key] = labels
-      }
-      state.values[Self.requests.name, default: [:]][labels.counter, default: 0] += 1
-      state.histograms[Self.requestDuration.name, default: [:]][
-        labels.duration, default: HistogramSeries(bucketCount: Self.requestDuration.buckets.count)
-      ].record(seconds, bounds: Self.requestDuration.buckets)
+      state.requests.count(.init(route: route, status: status, caller: caller), seconds: seconds)
     }
   }
 
-  private struct HistogramSeries {
+  struct HistogramSeries {
     var counts: [Int]
     var count = 0
     var sum = 0.0
