@@ -22,7 +22,9 @@ package struct Moment: Comparable, Hashable, Sendable {
     return Moment(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
   }
 
-  package static func < (left: Moment, right: Moment) -> Bool { left.nanoseconds < right.nanoseconds }
+  package static func < (left: Moment, right: Moment) -> Bool {
+    left.nanoseconds < right.nanoseconds
+  }
 
   /// Saturating: a deadline a very long way off stays the latest moment.
   package static func + (moment: Moment, duration: Duration) -> Moment {
