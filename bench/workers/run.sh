@@ -25,17 +25,23 @@ BUILDS=("$ARTWORK" "$COMPARE_WITH")
 RESULTS="$WORK/results.jsonl"
 : >"$RESULTS"
 for round in $(seq "$ROUNDS"); do
-  for build in 0 1; do
+  # The order alternates (0 1, 1 0, ...): a build that always ran first would always meet the
+  # machine in the same state.
+  order="0 1"
+  [ $((round % 2)) = 1 ] || order="1 0"
+  for build in $order; do
     ARTWORK=${BUILDS[$build]} start_service ARTWORK_STORAGE="$WORK/store-$build-$round" ARTWORK_QUEUE=64 \
       ${SERVICE_ENV:-}
     "$ROOT/bench/lib/rss-sampler.py" "$SERVICE_PID" 0.05 >"$WORK/rss.json" &
     SAMPLER=$!
     for c in $CONCURRENCIES; do
+      cpu_before=$("$ROOT/bench/lib/tree-cpu.py" "$SERVICE_PID")
       result=$("$BENCH" load --port "$PORT" --method POST \
         --path '/v1/artwork?shape=poster&size=400' --content-type image/jpeg "${PHOTO_ARGS[@]}" \
         --concurrency "$c" --seconds "$SECS")
-      echo "round $round build $build c=$c: $result"
-      echo "{\"round\": $round, \"build\": $build, \"c\": $c, \"load\": $result}" >>"$RESULTS"
+      cpu=$(python3 -c "print(round($("$ROOT/bench/lib/tree-cpu.py" "$SERVICE_PID") - $cpu_before, 2))")
+      echo "round $round build $build c=$c: cpu ${cpu}s $result"
+      echo "{\"round\": $round, \"build\": $build, \"c\": $c, \"cpu\": $cpu, \"load\": $result}" >>"$RESULTS"
     done
     kill -TERM "$SAMPLER"
     wait "$SAMPLER" || true
@@ -52,15 +58,18 @@ loads = [r for r in rows if "load" in r]
 for r in loads:
     assert r["load"]["failures"] == 0 and r["load"]["statuses"] == f"201x{r['load']['requests']}", r
 print()
-print("| concurrency | workers (img/s) | in-process (img/s) | ratio | p50 workers / in-process (ms) | p99 workers / in-process (ms) |")
-print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| concurrency | workers (img/s) | in-process (img/s) | ratio | p50 workers / in-process (ms) | p99 workers / in-process (ms) | CPU per image, workers / in-process (ms) |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for c in sorted({r["c"] for r in loads}):
     def pick(build, key):
         return [r["load"][key] for r in loads if r["c"] == c and r["build"] == build]
     rate = [statistics.mean(pick(b, "rate")) for b in (0, 1)]
     p50 = [statistics.median(pick(b, "p50_ms")) for b in (0, 1)]
     p99 = [statistics.median(pick(b, "p99_ms")) for b in (0, 1)]
-    print(f"| {c} | {rate[0]:.1f} | {rate[1]:.1f} | {rate[0] / rate[1]:.2f} | {p50[0]:.0f} / {p50[1]:.0f} | {p99[0]:.0f} / {p99[1]:.0f} |")
+    # CPU seconds of the service and its workers over the run, per image answered.
+    cpu = [1000 * sum(r["cpu"] for r in loads if r["c"] == c and r["build"] == b)
+           / sum(pick(b, "requests")) for b in (0, 1)]
+    print(f"| {c} | {rate[0]:.1f} | {rate[1]:.1f} | {rate[0] / rate[1]:.2f} | {p50[0]:.0f} / {p50[1]:.0f} | {p99[0]:.0f} / {p99[1]:.0f} | {cpu[0]:.1f} / {cpu[1]:.1f} |")
 print()
 print("| build | peak RSS, all processes at once (MB) | sum of each process's peak (MB) | processes |")
 print("| --- | ---: | ---: | ---: |")

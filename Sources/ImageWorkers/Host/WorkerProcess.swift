@@ -34,6 +34,10 @@ final class WorkerProcess: @unchecked Sendable {
 
   /// The worker's process id.
   let pid: pid_t
+  /// The longest input or output file a worker keeps between jobs (`MemoryFile`): an upload of
+  /// a few MB reuses its pages; a longer one gives them back after its job. At most two such
+  /// files per worker stay in memory.
+  static let keptFileBytes = 4 << 20
   /// The service's end of the socket pair.
   private let socket: Int32
   /// The read end of the worker's standard error (non-blocking).
@@ -156,9 +160,9 @@ final class WorkerProcess: @unchecked Sendable {
       return .unavailable(end(.cleanup, how: "it was gone before the job"))
     }
     defer {
-      // Between jobs a worker holds no image's pages.
-      input.empty()
-      output.empty()
+      // Pages are kept for the next job, unless this one made a file longer than the bound.
+      input.keep(atMost: Self.keptFileBytes)
+      output.keep(atMost: Self.keptFileBytes)
     }
     do {
       try input.replace(with: bytes)
