@@ -164,7 +164,8 @@ extension ServiceConfig {
         + "may hold less 256, from 64 to 32768 (14744 at a limit of 20000, 512 at 1024); the "
         + "service raises its soft `RLIMIT_NOFILE` to the hard limit at start. One more takes "
         + "the slot of the oldest connection that has not sent a whole first request head "
-        + "(answered 503 and closed); when there is none, it is answered 503 and closed at "
+        + "(answered 503 and closed), else of the connection idle longest between requests "
+        + "(closed without an answer); when there is neither, it is answered 503 and closed at "
         + "once. Near the limit (nine tenths of it) requests other than GET and HEAD are "
         + "refused with 503 and `Retry-After`, so hosted images keep being served."
     ),
