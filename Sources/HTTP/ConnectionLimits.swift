@@ -66,31 +66,31 @@ final class ConnectionLimits: Sendable {
   }
 
   /// Counts a new connection from `address`, or answers why it is refused (and counts nothing).
-  /// At the limit in all, a connection whose address is under its own limit takes the slot of
-  /// the connection `shed` gives up (the oldest one without a whole head), when there is one;
-  /// else it is counted past the limit against the idle kept-alive connection that `reclaim`
-  /// names a loop to close. The connections counted past the limit that way are at most
-  /// `overdraft`, so a count of idle connections that went stale cannot stretch it further.
-  func admit(
-    _ address: String, shedding shed: () -> PendingHead?, reclaiming reclaim: () -> EventLoop?
-  ) -> Admission {
+  /// At the limit in all, a connection whose address is under its own limit is admitted when
+  /// `makeRoom` gives up another: in the slot of a connection still waiting for its first head
+  /// (`.shed`), or counted past the limit against an idle kept-alive connection a loop closes
+  /// (`.reclaim`). The connections counted past the limit that way are at most `overdraft`, so
+  /// a count of idle connections that went stale cannot stretch it further: `makeRoom` is told
+  /// whether it may still reclaim.
+  func admit(_ address: String, makingRoom makeRoom: (_ mayReclaim: Bool) -> Room?) -> Admission {
     counts.withLock { counts in
       let fromAddress = counts.byAddress[address, default: 0]
       if counts.total >= total {
         guard fromAddress < perAddress else { return .refused(fullAnswer) }
-        if let victim = shed() {
+        switch makeRoom(counts.total < total + overdraft) {
+        case .shed(let victim)?:
           let left = counts.byAddress[victim.address, default: 1] - 1
           counts.byAddress[victim.address] = left > 0 ? left : nil
           counts.byAddress[address, default: 0] += 1
           return .replacing(victim)
-        }
-        if counts.total < total + overdraft, let loop = reclaim() {
+        case .reclaim(let loop)?:
           counts.total += 1
           openNow.store(counts.total, ordering: .relaxed)
           counts.byAddress[address] = fromAddress + 1
           return .reclaiming(loop)
+        case nil:
+          return .refused(fullAnswer)
         }
-        return .refused(fullAnswer)
       }
       if fromAddress >= perAddress { return .refused(perAddressAnswer) }
       counts.total += 1
@@ -98,6 +98,14 @@ final class ConnectionLimits: Sendable {
       counts.byAddress[address] = fromAddress + 1
       return .admitted
     }
+  }
+
+  /// A connection that gives its slot to a new one at the limit (`ServerCore.makeRoom`).
+  enum Room {
+    /// One still waiting for its first head, marked shed: its loop closes it with a 503.
+    case shed(PendingHead)
+    /// An idle kept-alive connection on `loop`, which closes the one idle longest.
+    case reclaim(EventLoop)
   }
 
   /// Forgets a connection `admit` counted.

@@ -27,6 +27,8 @@ final class EventLoop: @unchecked Sendable {
   /// The connections of this loop idle between requests, counted at its last tick (and
   /// lowered as they are promised to new connections): those it may close at the limit.
   let idleKeptAlive = Atomic<Int>(0)
+  /// Since when (`Moment` nanoseconds) the longest-idle of them idles, at the last tick.
+  let oldestIdleSince = Atomic<Int64>(.max)
   private let epoll: Int32
   private let wake: Int32
   private let listener: Int32
@@ -156,11 +158,16 @@ final class EventLoop: @unchecked Sendable {
       if now - lastTick >= Self.tickInterval {
         lastTick = now
         var idle = 0
+        var oldestIdle = Int64.max
         for connection in Array(connections.values) {
           connection.tick()
-          if connection.machine.idlesKeptAlive { idle += 1 }
+          if connection.machine.idlesKeptAlive {
+            idle += 1
+            oldestIdle = min(oldestIdle, connection.machine.stateStarted.nanoseconds)
+          }
         }
         idleKeptAlive.store(idle, ordering: .relaxed)
+        oldestIdleSince.store(oldestIdle, ordering: .relaxed)
       }
     }
     mailbox.withLock { $0.closed = true }
@@ -190,9 +197,7 @@ final class EventLoop: @unchecked Sendable {
       }
       guard fd >= 0 else { return }
       let text = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-      switch core.limits.admit(
-        text, shedding: core.heads.shedOldest, reclaiming: core.loopWithIdleConnection)
-      {
+      switch core.limits.admit(text, makingRoom: core.makeRoom) {
       case .refused(let refusal):
         answer(fd, address: text, refusal)
         close(fd)
@@ -211,7 +216,7 @@ final class EventLoop: @unchecked Sendable {
       // connection goes to the loop serving the fewest; otherwise 32 connections opened at once
       // would all be served by one thread while the other idles.
       let target = core.leastLoadedLoop() ?? self
-      let head = PendingHead(fd: fd, address: text, loop: target)
+      let head = PendingHead(fd: fd, address: text, loop: target, accepted: now)
       core.heads.add(head)
       if target === self {
         adopt(head)

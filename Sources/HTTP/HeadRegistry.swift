@@ -9,14 +9,17 @@ final class PendingHead: Sendable {
   let address: String
   /// The loop that serves (or will serve) the connection: the only one that may close it.
   let loop: EventLoop
+  /// When it was accepted.
+  let accepted: Moment
   /// 0 waiting for its head, 1 shed (its slot given to a newer connection), 2 gone from the
   /// registry (its head arrived, or it closed). Changed only under the registry's lock.
   fileprivate let state = Atomic<UInt8>(0)
 
-  init(fd: Int32, address: String, loop: EventLoop) {
+  init(fd: Int32, address: String, loop: EventLoop, accepted: Moment) {
     self.fd = fd
     self.address = address
     self.loop = loop
+    self.accepted = accepted
   }
 
   /// Whether the connection was shed: its slot is a newer connection's, and its loop closes it.
@@ -83,6 +86,13 @@ final class HeadRegistry: Sendable {
         }
       }
       return nil
+    }
+  }
+
+  /// When the oldest connection still waiting for its head was accepted (nil when none waits).
+  var oldestAccepted: Moment? {
+    queue.withLock { queue in
+      queue.entries[queue.start...].first { $0.state.load(ordering: .relaxed) == 0 }?.accepted
     }
   }
 

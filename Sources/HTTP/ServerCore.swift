@@ -53,19 +53,42 @@ final class ServerCore: Sendable {
     }
   }
 
-  /// The loop that had the most idle kept-alive connections at its last tick, with one of them
-  /// promised to a new connection (its count lowered by one until the next tick recounts):
-  /// nil when no loop had one.
-  func loopWithIdleConnection() -> EventLoop? {
-    loops.withLock { loops in
-      guard
-        let loop = loops.max(by: {
-          $0.idleKeptAlive.load(ordering: .relaxed) < $1.idleKeptAlive.load(ordering: .relaxed)
-        }), loop.idleKeptAlive.load(ordering: .relaxed) > 0
-      else { return nil }
-      loop.idleKeptAlive.subtract(1, ordering: .relaxed)
-      return loop
+  /// At the connection limit, the connection that gives its slot to a new one (nil: none
+  /// does, and the new one is refused). The one that has gone longest without a request gives
+  /// way: the oldest connection still waiting for its first head, or the kept-alive connection
+  /// idle longest (`mayReclaim`), whichever has waited since earlier. After a push, phones that
+  /// have their image and idle give way before phones that just connected, whose requests are
+  /// on their way; a slow head that has waited longer than any idle connection goes first.
+  ///
+  /// Idle connections are known as each loop counted them at its last tick (every 100 ms).
+  func makeRoom(mayReclaim: Bool) -> ConnectionLimits.Room? {
+    let idle = mayReclaim ? loopWithOldestIdleConnection() : nil
+    if let idle, heads.oldestAccepted.map({ idle.since <= $0 }) ?? true {
+      return promiseIdleConnection(of: idle.loop)
     }
+    if let head = heads.shedOldest() { return .shed(head) }
+    return idle.map { promiseIdleConnection(of: $0.loop) }
+  }
+
+  /// The loop whose longest-idle kept-alive connection has idled since earliest, at the loops'
+  /// last ticks (nil when none had one).
+  private func loopWithOldestIdleConnection() -> (loop: EventLoop, since: Moment)? {
+    loops.withLock { loops in
+      var found: (loop: EventLoop, since: Moment)?
+      for loop in loops where loop.idleKeptAlive.load(ordering: .relaxed) > 0 {
+        let since = Moment(nanoseconds: loop.oldestIdleSince.load(ordering: .relaxed))
+        if let best = found, best.since <= since { continue }
+        found = (loop, since)
+      }
+      return found
+    }
+  }
+
+  /// One of `loop`'s idle connections promised to a new connection: its count is lowered by
+  /// one until the loop's next tick counts again.
+  private func promiseIdleConnection(of loop: EventLoop) -> ConnectionLimits.Room {
+    loop.idleKeptAlive.subtract(1, ordering: .relaxed)
+    return .reclaim(loop)
   }
 
   /// The idle kept-alive connections of every loop, as counted at their last ticks.

@@ -148,4 +148,54 @@ import Testing
     newcomer.close()
     await server.stop()
   }
+
+  /// At the limit the connection that has gone longest without a request gives way, whichever
+  /// kind it is: an idle kept-alive connection older than every waiting head is closed before
+  /// any head is shed (phones that have their image give way to phones whose request is on its
+  /// way), and a head that has waited longer than every idle connection is shed first.
+  @Test func theConnectionWithoutARequestLongestGivesWay() async throws {
+    for headFirst in [false, true] {
+      var router = Router()
+      router.add(.get, "/") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
+      let server = try TestServer(router) {
+        $0.maxConnections = 3
+        $0.threadCount = 1
+        $0.headTimeout = .seconds(60)
+        $0.idleTimeout = .seconds(60)
+      }
+      var slow: LoopbackHTTPClient?
+      var kept: [LoopbackHTTPClient] = []
+      for step in 0..<3 {
+        if step == (headFirst ? 0 : 2) {
+          slow = try await Self.slowHead(server, from: "127.0.0.2") {
+            server.server.core.heads.waiting == 1
+          }
+          continue
+        }
+        let client = try await server.client()
+        #expect(try await client.send(.init("GET", "/")).status == 200)
+        kept.append(client)
+      }
+      // The loop counts its idle connections at its next tick (every 100 ms).
+      #expect(await server.eventually { server.server.core.idleKeptAliveCount == 2 })
+      let newcomer = try await LoopbackHTTPClient(
+        port: server.port, timeout: .seconds(5), source: "127.0.0.5")
+      #expect(try await newcomer.send(.init("GET", "/")).status == 200, "head first: \(headFirst)")
+      if headFirst {
+        #expect(server.server.shedConnectionCount == 1)
+        #expect(server.server.idleConnectionsClosedCount == 0)
+        #expect(try await slow?.readResponse().status == 503)
+        for client in kept { #expect(try await client.send(.init("GET", "/")).status == 200) }
+      } else {
+        #expect(server.server.shedConnectionCount == 0)
+        #expect(server.server.idleConnectionsClosedCount == 1)
+        #expect(await kept[0].peerClosed())
+        #expect(await slow?.peerClosed(within: .milliseconds(20)) == false)
+        try await slow?.sendRaw(Array("1\r\n\r\n".utf8))
+        #expect(try await slow?.readResponse().status == 200)
+      }
+      newcomer.close()
+      await server.stop()
+    }
+  }
 }
