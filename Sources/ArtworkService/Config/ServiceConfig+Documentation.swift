@@ -114,8 +114,9 @@ extension ServiceConfig {
         + "or file operations."
     ),
     (
-      "ARTWORK_HTTP_THREADS", "number of cores, at most 8",
-      "HTTP server threads (1 to 64), each an epoll loop; handlers run on Swift's own threads."
+      "ARTWORK_HTTP_THREADS", "half the cores (at least 1, at most 8)",
+      "HTTP server threads (1 to 64), each an epoll loop; handlers run on Swift's own threads "
+        + "and images in the workers, so the loops only move bytes."
     ),
     ("ARTWORK_FETCH_TIMEOUT", "8s", "Total time for one source fetch, from 1ms to 300s."),
     ("ARTWORK_CA_FILE", "(system)", "Extra PEM CA bundle trusted when fetching sources."),

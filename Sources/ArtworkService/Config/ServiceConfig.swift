@@ -169,8 +169,11 @@ public struct ServiceConfig: Sendable {
     queueLimit = reader.integer("ARTWORK_QUEUE", default: 16, range: 0...100_000)
     fetchThreads = reader.integer("ARTWORK_FETCH_THREADS", default: 16, range: 1...256)
     storageThreads = reader.integer("ARTWORK_STORAGE_THREADS", default: 16, range: 1...256)
+    // A loop per two cores: the loops only move bytes, the workers (one per core) need the
+    // cores for images, and a loop that serves more connections finds more of them ready per
+    // wake-up (BENCHMARKS.md, "Loops per core").
     httpThreads = reader.integer(
-      "ARTWORK_HTTP_THREADS", default: min(max(1, processorCount), 8), range: 1...64)
+      "ARTWORK_HTTP_THREADS", default: min(max(1, (processorCount + 1) / 2), 8), range: 1...64)
     fetchTimeout = reader.duration(
       "ARTWORK_FETCH_TIMEOUT", default: .seconds(8), range: .milliseconds(1)...(.seconds(300)),
       rangeText: "from 1ms to 300s")
