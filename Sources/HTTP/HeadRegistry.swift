@@ -90,9 +90,16 @@ final class HeadRegistry: Sendable {
   }
 
   /// When the oldest connection still waiting for its head was accepted (nil when none waits).
+  /// Entries before it no longer wait, and never will again: the search starts after them next
+  /// time.
   var oldestAccepted: Moment? {
     queue.withLock { queue in
-      queue.entries[queue.start...].first { $0.state.load(ordering: .relaxed) == 0 }?.accepted
+      while queue.start < queue.entries.count {
+        let entry = queue.entries[queue.start]
+        if entry.state.load(ordering: .relaxed) == 0 { return entry.accepted }
+        queue.start += 1
+      }
+      return nil
     }
   }
 
