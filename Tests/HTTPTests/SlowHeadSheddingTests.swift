@@ -22,6 +22,19 @@ import Testing
     return client
   }
 
+  /// A server of three connections on one loop whose `GET /` answers "ok", with head and idle
+  /// deadlines longer than any test: whatever closes a connection is the limit.
+  static func threeSlotServer() throws -> TestServer {
+    var router = Router()
+    router.add(.get, "/") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
+    return try TestServer(router) {
+      $0.maxConnections = 3
+      $0.threadCount = 1
+      $0.headTimeout = .seconds(60)
+      $0.idleTimeout = .seconds(60)
+    }
+  }
+
   @Test func theOldestIncompleteHeadsGiveWayToAFreshClient() async throws {
     var router = Router()
     router.add(.get, "/healthz") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
@@ -116,14 +129,7 @@ import Testing
   /// connection at any time): after a push, phones that have their image hold connections
   /// that phones still waiting for it need.
   @Test func idleKeptAliveConnectionsGiveWayAtTheLimit() async throws {
-    var router = Router()
-    router.add(.get, "/") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
-    let server = try TestServer(router) {
-      $0.maxConnections = 3
-      $0.threadCount = 1
-      $0.headTimeout = .seconds(60)
-      $0.idleTimeout = .seconds(60)
-    }
+    let server = try Self.threeSlotServer()
     var kept: [LoopbackHTTPClient] = []
     for _ in 0..<3 {
       let client = try await server.client()
@@ -155,14 +161,7 @@ import Testing
   /// way), and a head that has waited longer than every idle connection is shed first.
   @Test func theConnectionWithoutARequestLongestGivesWay() async throws {
     for headFirst in [false, true] {
-      var router = Router()
-      router.add(.get, "/") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
-      let server = try TestServer(router) {
-        $0.maxConnections = 3
-        $0.threadCount = 1
-        $0.headTimeout = .seconds(60)
-        $0.idleTimeout = .seconds(60)
-      }
+      let server = try Self.threeSlotServer()
       var slow: LoopbackHTTPClient?
       var kept: [LoopbackHTTPClient] = []
       for step in 0..<3 {
