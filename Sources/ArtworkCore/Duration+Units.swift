@@ -14,10 +14,14 @@ extension Duration {
     return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
   }
 
-  /// The duration in whole nanoseconds, rounded toward zero; wraps instead of trapping beyond
-  /// some 292 years.
+  /// The duration in whole nanoseconds, rounded toward zero; saturating past some 292 years
+  /// either way (a timeout set to "never" stays the longest, never wraps into the past).
   public var nanoseconds: Int64 {
     let (seconds, attoseconds) = components
-    return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (sum, overflowSum) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    if overflowSum { return seconds < 0 ? .min : .max }
+    return sum
   }
 }

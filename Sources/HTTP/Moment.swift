@@ -1,3 +1,4 @@
+import ArtworkCore
 import Glibc
 
 /// A point on the monotonic clock, in nanoseconds from an arbitrary start: the time every
@@ -37,17 +38,5 @@ package struct Moment: Comparable, Hashable, Sendable {
 
   package static func - (later: Moment, earlier: Moment) -> Duration {
     .nanoseconds(later.nanoseconds &- earlier.nanoseconds)
-  }
-}
-
-extension Duration {
-  /// The duration in whole nanoseconds (saturating past about 292 years either way).
-  var nanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    if overflow { return seconds < 0 ? .min : .max }
-    let (sum, overflowSum) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-    if overflowSum { return seconds < 0 ? .min : .max }
-    return sum
   }
 }
