@@ -164,10 +164,10 @@ extension ServiceConfig {
       "Concurrent HTTP connections. By default three quarters of the descriptors the process "
         + "may hold less 256, from 64 to 32768 (14744 at a limit of 20000, 512 at 1024); the "
         + "service raises its soft `RLIMIT_NOFILE` to the hard limit at start. One more takes "
-        + "the slot of the oldest connection that has not sent a whole first request head "
-        + "(answered 503 and closed), else of the connection idle longest between requests "
-        + "(closed without an answer); when there is neither, it is answered 503 and closed at "
-        + "once. Near the limit (nine tenths of it) requests other than GET and HEAD are "
+        + "the slot of the connection that has gone longest without a request: the oldest that "
+        + "has not sent a whole first request head (answered 503 and closed) or the one idle "
+        + "longest between requests (closed without an answer), whichever has waited since "
+        + "earlier; when there is neither, it is answered 503 and closed at once. Near the limit (nine tenths of it) requests other than GET and HEAD are "
         + "refused with 503 and `Retry-After`, so hosted images keep being served."
     ),
     (
