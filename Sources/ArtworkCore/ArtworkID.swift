@@ -18,26 +18,26 @@ public struct ArtworkID: Sendable, Hashable, CustomStringConvertible {
   /// `init(hex:)` from the digits' bytes (a request's own, say).
   public init?(hexDigits digits: UnsafeRawBufferPointer) {
     guard digits.count == 64 else { return nil }
-    var parsed = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-    var index = 0
-    for byte in digits {
-      let value: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-      default: return nil
+    // Sixteen digits to a word, most significant first.
+    func word(_ first: Int) -> UInt64? {
+      var word: UInt64 = 0
+      for index in first..<(first + 16) {
+        let byte = digits[index]
+        let value: UInt8
+        if byte &- UInt8(ascii: "0") < 10 {
+          value = byte &- UInt8(ascii: "0")
+        } else if byte &- UInt8(ascii: "a") < 6 {
+          value = byte &- UInt8(ascii: "a") &+ 10
+        } else {
+          return nil
+        }
+        word = word << 4 | UInt64(value)
       }
-      let word = index / 16
-      let shifted = UInt64(value) << UInt64(60 - 4 * (index % 16))
-      switch word {
-      case 0: parsed.0 |= shifted
-      case 1: parsed.1 |= shifted
-      case 2: parsed.2 |= shifted
-      default: parsed.3 |= shifted
-      }
-      index += 1
+      return word
     }
-    self.words = parsed
+    guard let first = word(0), let second = word(16), let third = word(32), let fourth = word(48)
+    else { return nil }
+    self.words = (first, second, third, fourth)
   }
 
   /// The 64 lowercase hex digits (made on each call).

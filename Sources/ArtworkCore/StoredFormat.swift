@@ -15,14 +15,19 @@ public enum StoredFormat: String, Sendable, Hashable, CaseIterable {
     self = format
   }
 
+  // NOTE: hashed as its case, not as its raw value: a type with a raw value is otherwise hashed
+  // by making and hashing that string, and a key holding a format is looked up on every GET.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(self == .jpeg ? 0 : 1)
+  }
+
   /// `init(fileExtension:)` from the extension's bytes.
   public init?(fileExtensionBytes bytes: UnsafeRawBufferPointer) {
-    if bytes.elementsEqual("jpg".utf8) {
-      self = .jpeg
-    } else if bytes.elementsEqual("png".utf8) {
-      self = .png
-    } else {
-      return nil
+    guard bytes.count == 3 else { return nil }
+    switch (bytes[0], bytes[1], bytes[2]) {
+    case (UInt8(ascii: "j"), UInt8(ascii: "p"), UInt8(ascii: "g")): self = .jpeg
+    case (UInt8(ascii: "p"), UInt8(ascii: "n"), UInt8(ascii: "g")): self = .png
+    default: return nil
     }
   }
 }

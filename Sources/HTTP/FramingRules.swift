@@ -42,6 +42,7 @@ enum FramingRules {
     var hosts = 0
     var codings: [[UInt8]] = []
     var expectations: [[UInt8]] = []
+    var hasCoding = false
     for field in fields {
       guard !field.name.isEmpty, field.name.allSatisfy(isTokenByte) else {
         return ServerAnswer(
@@ -63,7 +64,10 @@ enum FramingRules {
             detail: "The Host header field \(quoted(field.value)) is not a host[:port].")
         }
       }
-      if same(field.name, "transfer-encoding") { codings += listItems(field.value) }
+      if same(field.name, "transfer-encoding") {
+        hasCoding = true
+        codings += listItems(field.value)
+      }
       if same(field.name, "expect") { expectations += listItems(field.value) }
     }
     let isHTTP11 = version.minor == 1
@@ -74,7 +78,7 @@ enum FramingRules {
           ? "An HTTP/1.1 request needs a Host header field."
           : "A request must have one Host header field, not \(hosts).")
     }
-    if fields.contains(where: { same($0.name, "transfer-encoding") }) {
+    if hasCoding {
       if !isHTTP11 {
         return ServerAnswer(
           status: 400, detail: "Transfer-Encoding is not allowed in an HTTP/1.0 request.")
@@ -191,20 +195,31 @@ enum FramingRules {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"):
       return true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+      UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+      return true
     default:
-      return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+      return false
     }
   }
 
   /// A byte of RFC 3986 `host [ ":" port ]`: unreserved, sub-delims, `%`, `:` and the brackets
   /// of an IP literal.
-  private static func isHostByte(_ byte: UInt8) -> Bool {
+  static func isHostByte(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"):
       return true
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+      UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+      UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
+      UInt8(ascii: "%"), UInt8(ascii: "["), UInt8(ascii: "]"):
+      return true
     default:
-      return "-._~!$&'()*+,;=:%[]".utf8.contains(byte)
+      return false
     }
   }
 
@@ -221,9 +236,18 @@ enum FramingRules {
   }
 
   /// ASCII case-insensitive comparison with a lowercase literal.
-  private static func same(_ bytes: [UInt8], _ lowercase: String) -> Bool {
-    bytes.count == lowercase.utf8.count
-      && zip(bytes, lowercase.utf8).allSatisfy { ($0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0) == $1 }
+  private static func same(_ bytes: [UInt8], _ lowercase: StaticString) -> Bool {
+    guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+    let expected = lowercase.utf8Start
+    return bytes.withUnsafeBufferPointer { bytes in
+      for index in bytes.indices {
+        let byte = bytes[index]
+        guard (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == expected[index] else {
+          return false
+        }
+      }
+      return true
+    }
   }
 
   /// A client's bytes, safe to quote in a detail: at most 40 characters, anything outside

@@ -58,6 +58,35 @@ struct LineRules {
     inFields = false
   }
 
+  /// `accept` for each of `bytes[range]` in order: the first breach, or nil.
+  ///
+  /// Inside a line of the head or of the trailers that has begun, every byte other than CR and
+  /// LF is taken without changing anything: those runs (most of a head) are skipped at once.
+  mutating func accept(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, chunked: Bool
+  ) -> ParseFailure? {
+    var index = range.lowerBound
+    while index < range.upperBound {
+      if inPlainLine {
+        while index < range.upperBound, bytes[index] != 13, bytes[index] != 10 { index += 1 }
+        if index == range.upperBound { return nil }
+      }
+      if let breach = accept(bytes[index], chunked: chunked) { return breach }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Whether the next byte, unless it is a CR or an LF, is taken as it is: inside a begun line
+  /// of the head, of the trailers or of the (cut out) body, nothing pending.
+  private var inPlainLine: Bool {
+    guard terminator == 0, !afterCR, lineHasContent else { return false }
+    switch section {
+    case .head, .trailers, .body: return true
+    case .chunkLine, .chunkData: return false
+    }
+  }
+
   /// The breach `byte` makes coming next, or nil when it may. `chunked` tells whether the
   /// current message's body is chunked (known once its head is parsed, before its last LF).
   mutating func accept(_ byte: UInt8, chunked: Bool) -> ParseFailure? {

@@ -6,6 +6,8 @@
 /// NOTE: `@unchecked Sendable`: the steps belong to one exchange, on its connection's loop; what
 /// a handler's task gets is a copy of the request and context, never the steps.
 protocol PreparedSteps: AnyObject, Sendable {
+  /// The route that made them.
+  var owner: StepsOwner { get }
   /// Answers from memory, or gives the handler to run, for the whole `request`.
   func proceed(_ request: HTTPRequest) -> Router.Proceed
   /// Lets go of the request's head and context (the exchange is over).

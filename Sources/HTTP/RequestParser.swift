@@ -213,7 +213,9 @@ final class RequestParser {
         let text = versionText
         // No version at all is HTTP/0.9 to the parser, which `FramingRules` answers 505.
         return text.isEmpty
-          || text.count == 9 && text.starts(with: " HTTP/".utf8)
+          || text.count == 9 && text[0] == 32 && text[1] == UInt8(ascii: "H")
+            && text[2] == UInt8(ascii: "T") && text[3] == UInt8(ascii: "T")
+            && text[4] == UInt8(ascii: "P") && text[5] == UInt8(ascii: "/")
             && (48...57).contains(text[6]) && text[7] == UInt8(ascii: ".")
             && (48...57).contains(text[8])
       }
@@ -227,16 +229,13 @@ final class RequestParser {
     let chunked = isChunked
     var offset = 0
     for span in bodySpans {
-      for index in offset..<max(offset, span.start) {
-        if let breach = lines.accept(bytes[index], chunked: chunked) { return breach }
+      if let breach = lines.accept(bytes, offset..<max(offset, span.start), chunked: chunked) {
+        return breach
       }
       offset = max(offset, span.end)
       if chunked { lines.expectDataTerminator() }
     }
-    for index in offset..<bytes.count {
-      if let breach = lines.accept(bytes[index], chunked: chunked) { return breach }
-    }
-    return nil
+    return lines.accept(bytes, offset..<max(offset, bytes.count), chunked: chunked)
   }
 
   /// The absolute position of callback data.

@@ -41,9 +41,29 @@ struct RequestTarget: Sendable {
       }
     }
     self.bytes = bytes
-    pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-    pathIsEscaped = bytes[..<pathEnd].contains(UInt8(ascii: "%"))
-    for segment in segments where !Self.isSound(bytes[segment]) { return nil }
+    // One pass over the path: where it ends, whether it has an escape, whether it has a NUL.
+    var pathEnd = bytes.count
+    var escaped = false
+    var hasNUL = false
+    bytes.withUnsafeBufferPointer { path in
+      for index in path.indices {
+        switch path[index] {
+        case UInt8(ascii: "?"):
+          pathEnd = index
+          return
+        case UInt8(ascii: "%"): escaped = true
+        case 0: hasNUL = true
+        default: break
+        }
+      }
+    }
+    self.pathEnd = pathEnd
+    pathIsEscaped = escaped
+    // A raw NUL makes its segment unsound, escaped or not; without an escape, nothing else can.
+    guard !hasNUL else { return nil }
+    if escaped {
+      for segment in segments where !Self.isSound(bytes[segment]) { return nil }
+    }
   }
 
   /// Parses a target given as text.

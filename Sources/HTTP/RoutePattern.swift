@@ -1,3 +1,5 @@
+import Glibc
+
 /// A route path such as `/v1/images/{name}`: literal segments match exactly, `{name}` segments
 /// capture exactly one non-empty decoded segment.
 struct RoutePattern: Sendable, Equatable {
@@ -17,6 +19,10 @@ struct RoutePattern: Sendable, Equatable {
   /// end, and each segment as where its literal lies in them (`capture` for a capture).
   private let literalBytes: [UInt8]
   private let parts: [Part]
+  /// What every path it matches starts with: `/`, then its literal segments up to the first
+  /// capture, each followed by `/` (`/v1/images/`). Most routes a path is tried against fail
+  /// this one comparison.
+  private let prefix: [UInt8]
 
   private struct Part: Equatable {
     let start: Int
@@ -57,6 +63,13 @@ struct RoutePattern: Sendable, Equatable {
     }
     self.literalBytes = literalBytes
     self.parts = parts
+    var prefix: [UInt8] = [UInt8(ascii: "/")]
+    for (index, segment) in segments.enumerated() {
+      guard case .literal(let literal) = segment else { break }
+      prefix += literal
+      if index + 1 < segments.count { prefix.append(UInt8(ascii: "/")) }
+    }
+    self.prefix = prefix
   }
 
   /// Where the captured segments lie in `target` when its path matches, else nil.
@@ -71,6 +84,9 @@ struct RoutePattern: Sendable, Equatable {
 
   /// `match` for an unescaped path, given its bytes (`/a/b`): no copy, no retain.
   private func matchRaw(_ path: UnsafeBufferPointer<UInt8>) -> PathCaptures? {
+    guard path.count >= prefix.count,
+      prefix.withUnsafeBufferPointer({ memcmp(path.baseAddress!, $0.baseAddress!, $0.count) == 0 })
+    else { return nil }
     let slash = UInt8(ascii: "/")
     var found = (0..<0, 0..<0, 0..<0, 0..<0)
     var captured = 0

@@ -98,9 +98,14 @@ public struct Router: Sendable {
       }
       // What `check` wrote in the head (its caller) is the request's. A connection that asks
       // this route again refills its steps: no allocation per request.
+      // Steps of this route are of this type: compared by owner, not by a dynamic cast (which
+      // looks the generic type up at run time on every request).
       let steps =
-        (spare as? HandlerSteps<Handler>).flatMap { $0.owner === owner ? $0 : nil }
-        ?? HandlerSteps(owner: owner, handler: handler, failure: failure)
+        if let spare, spare.owner === owner {
+          unsafeDowncast(spare, to: HandlerSteps<Handler>.self)
+        } else {
+          HandlerSteps(owner: owner, handler: handler, failure: failure)
+        }
       steps.fill(head: head, context: made)
       return .accepted(steps)
     }

@@ -19,6 +19,27 @@ import Testing
     if let key { #expect(key.fileName == name) }
   }
 
+  @Test func anIdReadsBackAsTheDigitsItWasGiven() {
+    let digits = Array("0123456789abcdef")
+    for _ in 0..<500 {
+      let text = String((0..<64).map { _ in digits.randomElement()! })
+      #expect(ArtworkID(hex: text)?.hex == text)
+    }
+  }
+
+  @Test func anIdRefusesEveryByteThatIsNotALowercaseHexDigit() {
+    let valid = Array(String(repeating: "0123456789abcdef", count: 4).utf8)
+    let hexDigits = Set("0123456789abcdef".utf8)
+    for byte in UInt8.min...UInt8.max where !hexDigits.contains(byte) {
+      for position in [0, 15, 16, 31, 47, 63] {
+        var bytes = valid
+        bytes[position] = byte
+        let id = bytes.withUnsafeBytes { ArtworkID(hexDigits: $0) }
+        #expect(id == nil, "byte \(byte) at \(position)")
+      }
+    }
+  }
+
   @Test func posterIsExactlyTwoByThree() {
     for size in ArtworkOptions.sizeRange {
       let (w, h) = ArtworkOptions(shape: .poster, size: size).outputSize

@@ -83,9 +83,18 @@ import Testing
     #expect(target.query == ["x": "3", "y": "two words", "flag": "", "=": "&"])
   }
 
-  @Test(arguments: ["/a%00b", "/a%zz", "/a%2", "/%FF", "relative", ""])
+  @Test(arguments: [
+    "/a%00b", "/a%zz", "/a%2", "/%FF", "relative", "", "/a\u{0}b", "/a/b\u{0}?x", "/a%20b/\u{0}",
+  ])
   func rejectsMalformedPaths(target: String) {
     #expect(RequestTarget(target) == nil)
+  }
+
+  /// Only the path is checked: a query is decoded when read, and a NUL there is not the path's.
+  @Test func aQueryIsNotHeldToThePathsRules() throws {
+    let target = try #require(RequestTarget("/a/b?x=\u{0}&y=%FF"))
+    #expect(target.path == "/a/b")
+    #expect(try #require(RequestTarget("/a%20b?%zz")).path == "/a b")
   }
 
   @Test func absoluteFormKeepsPathAndQuery() throws {

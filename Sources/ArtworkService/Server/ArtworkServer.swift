@@ -68,9 +68,9 @@ public final class ArtworkServer: Sendable {
     configuration.accessLog = { record in
       // The caller is a configured token's name (set by `checkCredentials`), else anonymous.
       let caller = record.caller ?? APIToken.anonymous
-      metrics.recordRequest(
+      metrics.countRequest(
         route: record.route ?? "other", status: record.status, caller: caller,
-        duration: .seconds(record.duration))
+        seconds: record.duration)
       // Written member by member, in name order, into the line itself: this runs for every
       // request, and a request answered from memory makes no string for it.
       logger.log(.info, "request") { line in
