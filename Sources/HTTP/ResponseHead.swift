@@ -116,11 +116,18 @@ enum ResponseHead {
   static let chunkSuffix: [UInt8] = [13, 10]
   static let lastChunk = Array("0\r\n\r\n".utf8)
 
+  /// The decimal digits of `value` (0 for a negative one), without making a string.
   private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    if value < 10 {
-      out.append(UInt8(ascii: "0") + UInt8(max(0, value)))
-      return
+    var value = UInt(max(0, value))
+    // UInt.max has 20 digits: written last first, from the end of a buffer on the stack.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = digits.count
+      repeat {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(value % 10)
+        value /= 10
+      } while value > 0
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
-    out.append(contentsOf: String(value).utf8)
   }
 }
