@@ -35,12 +35,6 @@ PORT_OF[nginx]=$NGINX_PORT
 PATH_OF[nginx]=$IMAGE_PATH
 PIDS_OF[nginx]=$(pgrep -P "$(cat "$WORK/nginx.pid")" | tr '\n' ' ')
 
-# The CPU time (clock ticks) of PIDS, all threads.
-cpu_ticks() {
-  local pid total=0
-  for pid in "$@"; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
-  echo "$total"
-}
 # One wrk run against NAME at CONNECTIONS: "rate µs-per-GET".
 measure() {
   local name=$1 before after out requests

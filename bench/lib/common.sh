@@ -160,3 +160,10 @@ CONF
   track $!
   wait_http "http://127.0.0.1:$NGINX_PORT$2"
 }
+
+# The CPU time (clock ticks, user and kernel) of PIDS so far, all threads.
+cpu_ticks() {
+  local pid total=0
+  for pid in "$@"; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
+  echo "$total"
+}
