@@ -18,24 +18,24 @@ public struct ArtworkID: Sendable, Hashable, CustomStringConvertible {
   /// `init(hex:)` from the digits' bytes (a request's own, say).
   public init?(hexDigits digits: UnsafeRawBufferPointer) {
     guard digits.count == 64 else { return nil }
-    // Without a branch per digit (random digits defeat a branch predictor): a digit's value is
-    // its low four bits, plus 9 for a letter (bit 6 set); whether every byte was a digit is
-    // gathered on the side and looked at once.
-    var valid = true
-    func word(_ first: Int) -> UInt64 {
+    // Sixteen digits to a word, most significant first.
+    func word(_ first: Int) -> UInt64? {
       var word: UInt64 = 0
       for index in first..<(first + 16) {
         let byte = digits[index]
-        let isDigit = byte &- UInt8(ascii: "0") < 10
-        let isLetter = byte &- UInt8(ascii: "a") < 6
-        valid = valid && (isDigit || isLetter)
-        word = word << 4 | UInt64((byte & 0xF) &+ 9 &* (byte >> 6))
+        let value: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+        word = word << 4 | UInt64(value)
       }
       return word
     }
-    let words = (word(0), word(16), word(32), word(48))
-    guard valid else { return nil }
-    self.words = words
+    guard let first = word(0), let second = word(16), let third = word(32), let fourth = word(48)
+    else { return nil }
+    self.words = (first, second, third, fourth)
   }
 
   /// The 64 lowercase hex digits (made on each call).

@@ -10,21 +10,21 @@ import Testing
       || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
   }
 
-  @Test func aTokenByteIsExactlyAnRFC9110Tchar() {
-    let others = Set("!#$%&'*+-.^_`|~".utf8)
-    for byte in UInt8.min...UInt8.max {
-      #expect(
-        FramingRules.isTokenByte(byte) == (Self.alphanumeric(byte) || others.contains(byte)),
-        "byte \(byte)")
-    }
-  }
+  /// Each class, and the bytes other than letters and digits that it admits (RFC 9110 `tchar`;
+  /// RFC 3986 `host [ ":" port ]`).
+  static let classes: [(name: String, admits: @Sendable (UInt8) -> Bool, others: String)] = [
+    ("token", FramingRules.isTokenByte, "!#$%&'*+-.^_`|~"),
+    ("host", FramingRules.isHostByte, "-._~!$&'()*+,;=:%[]"),
+  ]
 
-  @Test func aHostByteIsExactlyOneOfRFC3986HostAndPort() {
-    let others = Set("-._~!$&'()*+,;=:%[]".utf8)
+  @Test(arguments: 0..<2)
+  func aByteClassIsExactlyItsGrammar(index: Int) {
+    let (name, admits, others) = Self.classes[index]
+    let otherBytes = Set(others.utf8)
     for byte in UInt8.min...UInt8.max {
       #expect(
-        FramingRules.isHostByte(byte) == (Self.alphanumeric(byte) || others.contains(byte)),
-        "byte \(byte)")
+        admits(byte) == (Self.alphanumeric(byte) || otherBytes.contains(byte)),
+        "\(name) byte \(byte)")
     }
   }
 

@@ -2,15 +2,6 @@ import ArtworkCore
 import ImageWorkers
 
 extension Metrics {
-  /// One answered request. `route` is the route pattern (e.g. `/v1/images/{id}`), never the raw
-  /// path, and `caller` a configured token's name or `anonymous`, so that the number of series
-  /// stays bounded.
-  func recordRequest(
-    route: String, status: Int, caller: String = APIToken.anonymous, duration: Duration
-  ) {
-    countRequest(route: route, status: status, caller: caller, seconds: duration.seconds)
-  }
-
   /// A request refused because its caller was over `ARTWORK_API_RATE`.
   func recordRateLimited(caller: String) {
     increment(Self.rateLimited, [caller])

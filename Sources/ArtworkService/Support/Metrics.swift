@@ -165,10 +165,14 @@ final class Metrics: Sendable {
     var requests = RequestTally(bounds: Metrics.requestDuration.buckets)
   }
 
-  /// One request in `requests` and `requestDuration`, under one lock and without building a
-  /// label list (after the first of each route, status and caller). The duration is by route
-  /// only: a histogram per caller would multiply its buckets for little insight.
-  func countRequest(route: String, status: Int, caller: String, seconds: Double) {
+  /// One answered request, in `requests` and `requestDuration`, under one lock and without
+  /// building a label list (after the first of each route, status and caller). `route` is the
+  /// route pattern (e.g. `/v1/images/{id}`), never the raw path, and `caller` a configured
+  /// token's name or `anonymous`, so that the number of series stays bounded. The duration is
+  /// by route only: a histogram per caller would multiply its buckets for little insight.
+  func countRequest(
+    route: String, status: Int, caller: String = APIToken.anonymous, seconds: Double
+  ) {
     state.withLock { state in
       state.requests.count(.init(route: route, status: status, caller: caller), seconds: seconds)
     }

@@ -20,9 +20,9 @@ import Testing
 
   @Test func countersGaugesAndLabels() {
     let metrics = Metrics()
-    metrics.recordRequest(route: "/v1/artwork", status: 201, duration: .milliseconds(30))
-    metrics.recordRequest(route: "/v1/artwork", status: 201, duration: .milliseconds(700))
-    metrics.recordRequest(route: "/v1/images/{id}", status: 404, duration: .microseconds(100))
+    metrics.countRequest(route: "/v1/artwork", status: 201, seconds: 0.030)
+    metrics.countRequest(route: "/v1/artwork", status: 201, seconds: 0.700)
+    metrics.countRequest(route: "/v1/images/{id}", status: 404, seconds: 0.000_1)
     metrics.recordArtworkCreated(bytes: 1500)
     metrics.recordArtworkCreated(bytes: 500)
     metrics.recordFetch(outcome: "ok")
@@ -163,7 +163,7 @@ import Testing
 
   @Test func everySampleLineIsWellFormed() {
     let metrics = Metrics()
-    metrics.recordRequest(route: "/a", status: 200, duration: .seconds(1))
+    metrics.countRequest(route: "/a", status: 200, seconds: 1)
     metrics.recordFetch(outcome: "x")
     let declared = Set(Metrics.families.map(\.name))
     for line in metrics.render().split(separator: "\n") where !line.hasPrefix("#") {
