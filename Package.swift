@@ -111,7 +111,10 @@ let package = Package(
       name: "TestSupport", dependencies: ["CurlClient", "Storage"], path: "Tests/TestSupport",
       exclude: ["OriginFixtures", "ProviderFixtures"]),
     // A test target per library target, testing it through its own API (`Tests/<Target>Tests`).
-    .testTarget(name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec"]),
+    // The reference vectors are read from `Vectors/` by path (zlib inflates their PNGs).
+    .testTarget(
+      name: "ThumbHashCodecTests", dependencies: ["ThumbHashCodec", "CZlib"],
+      exclude: ["Vectors"]),
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "ArtworkCoreTests", dependencies: ["ArtworkCore"]),

@@ -5,7 +5,4 @@ public enum Repository {
   /// The package root, found from this source file's location.
   public static let root: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  /// `../shared` beside the repository (the reference ThumbHash vectors live there).
-  public static let shared: URL = root.deletingLastPathComponent().appendingPathComponent("shared")
 }

@@ -1,6 +1,10 @@
-/// An independent, strict reader for the PNGs the codec writes: it checks the signature, every
-/// chunk's CRC, the IHDR fields, the zlib header, the stored deflate blocks and the Adler-32,
-/// then returns the pixels. Written apart from the library so a shared bug cannot hide.
+/// An independent, strict reader of 8-bit RGBA PNGs: it checks the signature, every chunk's
+/// CRC, the IHDR fields and the pixel data's length, undoes the row filters, and returns the
+/// pixels. Written apart from the library so a shared bug cannot hide.
+///
+/// The codec writes stored deflate blocks, so by default the reader accepts only those
+/// (`inflateStored`, which also checks the zlib header and the Adler-32); the reference vectors
+/// are compressed, and are read with `inflate: ZlibInflate.whole`.
 struct PNGReader {
   /// What went wrong while reading.
   struct Failure: Error, CustomStringConvertible {
@@ -11,7 +15,7 @@ struct PNGReader {
   let height: Int
   let rgba: [UInt8]
 
-  init(_ bytes: [UInt8]) throws {
+  init(_ bytes: [UInt8], inflate: ([UInt8]) throws -> [UInt8] = PNGReader.inflateStored) throws {
     let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
     guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
       throw Failure(description: "signature")
@@ -38,15 +42,43 @@ struct PNGReader {
     height = Int(Self.bigEndian(ihdr, 4))
     guard Array(ihdr[8..<13]) == [8, 6, 0, 0, 0] else { throw Failure(description: "IHDR format") }
     let zlib = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)
-    let raw = try Self.inflateStored(zlib)
-    let row = width * 4 + 1
-    guard raw.count == row * height else { throw Failure(description: "pixel data length") }
-    var pixels: [UInt8] = []
+    let raw = try inflate(zlib)
+    let stride = width * 4
+    guard raw.count == (stride + 1) * height else {
+      throw Failure(description: "pixel data length")
+    }
+    var pixels = [UInt8](repeating: 0, count: stride * height)
     for y in 0..<height {
-      guard raw[y * row] == 0 else { throw Failure(description: "filter type") }
-      pixels += raw[(y * row + 1)..<((y + 1) * row)]
+      let filter = raw[y * (stride + 1)]
+      guard filter <= 4 else { throw Failure(description: "filter type") }
+      for x in 0..<stride {
+        let left = x >= 4 ? Int(pixels[y * stride + x - 4]) : 0
+        let up = y > 0 ? Int(pixels[(y - 1) * stride + x]) : 0
+        let upLeft = x >= 4 && y > 0 ? Int(pixels[(y - 1) * stride + x - 4]) : 0
+        let predictor: Int
+        switch filter {
+        case 0: predictor = 0
+        case 1: predictor = left
+        case 2: predictor = up
+        case 3: predictor = (left + up) / 2
+        default: predictor = Self.paeth(left, up, upLeft)
+        }
+        pixels[y * stride + x] = UInt8(
+          truncatingIfNeeded: Int(raw[y * (stride + 1) + 1 + x]) + predictor)
+      }
     }
     rgba = pixels
+  }
+
+  /// The Paeth predictor of the PNG specification: whichever neighbour is nearest to
+  /// left + up - upLeft, ties going to left, then up.
+  static func paeth(_ left: Int, _ up: Int, _ upLeft: Int) -> Int {
+    let estimate = left + up - upLeft
+    let (toLeft, toUp, toUpLeft) = (
+      abs(estimate - left), abs(estimate - up), abs(estimate - upLeft)
+    )
+    if toLeft <= toUp && toLeft <= toUpLeft { return left }
+    return toUp <= toUpLeft ? up : upLeft
   }
 
   /// Inflates a zlib stream made only of stored blocks, checking header and Adler-32.

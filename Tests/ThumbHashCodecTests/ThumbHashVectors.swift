@@ -1,15 +1,21 @@
 import Foundation
 import Testing
 
-/// The public reference vectors (`../shared/thumbhash-vectors` beside the repository), loaded once.
+/// The public reference vectors, in the repository beside this file (`Vectors/`, whose README
+/// says where they came from), loaded once.
 ///
 /// NOTE: located from this file's path rather than through TestSupport so this target needs no
-/// extra dependency; the layout is the same as `Repository.shared`.
+/// extra dependency.
 enum ThumbHashVectors {
   /// The vectors folder.
   static let directory: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/thumbhash-vectors")
+    .deletingLastPathComponent().appendingPathComponent("Vectors")
+
+  /// How many cases the copy in the repository holds: a test that finds fewer fails, so a
+  /// vectors test can never pass by running none.
+  static let expectedCounts = (
+    robust: 67, tight: 3, fragile: 46, noise: 18, all: 134, decodeOnly: 40
+  )
 
   /// The reference's decode results for one hash.
   struct Decoded: Decodable, Sendable {
@@ -38,9 +44,14 @@ enum ThumbHashVectors {
 
     var testDescription: String { id }
 
-    /// The image's RGBA bytes.
+    /// The image's RGBA bytes, read from its PNG; the size must be the case's.
     func pixels() throws -> [UInt8] {
-      [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
+      let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
+      let png = try PNGReader(bytes, inflate: ZlibInflate.whole)
+      guard png.width == w, png.height == h else {
+        throw PNGReader.Failure(description: "\(file) is \(png.width)x\(png.height), not \(w)x\(h)")
+      }
+      return png.rgba
     }
   }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# S3 storage (issue 5), against SeaweedFS on loopback (started as /work/shared/S3-NOTES.md says):
+# S3 storage (issue 5), against SeaweedFS on loopback (started as scripts/seaweedfs installs it):
 #  1. upload throughput (1-2 MB photos -> 400x600 poster) with ARTWORK_STORAGE=s3://... versus
 #     the filesystem backend, both services running side by side, measured one after the other;
 #  2. GET of one hosted image through the service (streamed from S3) versus GETs of the same

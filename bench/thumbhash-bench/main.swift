@@ -5,14 +5,15 @@
 // Prints one JSON object: {"impl","encode_per_s","decode_per_s",...,"hash"} (rates are the
 // fastest 50 ms batch; the *_mean_per_s fields average all batches); --dump-decoded writes
 // the decoded RGBA so a script can compare it with other implementations. The default input is
-// the 100x100 photo from the public ThumbHash vectors (../shared beside the repository).
+// bench/out/0409_photo_astronaut_100x100.rgba, which bench/thumbhash/run.sh makes from the
+// repository's copy of the public ThumbHash vectors (Tests/ThumbHashCodecTests/Vectors).
 // bench/thumbhash/run.sh runs this next to the Rust and pure-Python implementations.
 import Foundation
 import ThumbHashCodec
 
 /// Command-line options with their defaults.
 struct Options {
-  var input = "../shared/thumbhash-vectors/rgba/0409_photo_astronaut_100x100.rgba"
+  var input = "bench/out/0409_photo_astronaut_100x100.rgba"
   var width = 100
   var height = 100
   var seconds = 2.0

@@ -2,8 +2,9 @@
 # ThumbHash speed, side by side, in one run on the same input:
 #   ThumbHashCodec (Swift, release build)  vs  PyPI thumbhash-rs (Rust via PyO3)
 #   vs  PyPI thumbhash-python (pure Python).
-# Input: the 100x100 photo 0409_photo_astronaut_100x100.rgba from the public ThumbHash vectors
-# (../shared/thumbhash-vectors beside the repository; override with INPUT=file.rgba W=.. H=..).
+# Input: the 100x100 photo 0409_photo_astronaut_100x100 from the public ThumbHash vectors
+# (Tests/ThumbHashCodecTests/Vectors, turned back into raw RGBA under bench/out/; override with
+# INPUT=file.rgba W=.. H=..).
 # Each implementation encodes that image, then decodes the hash, repeatedly for SECONDS each, in
 # batches of about 50 ms; the table shows the fastest batch (like timeit's minimum: load from
 # other processes only slows a batch) and the ratios line also compares the means.
@@ -14,10 +15,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$root/bench/out"
 seconds="${1:-3}"
-input="${INPUT:-$root/../shared/thumbhash-vectors/rgba/0409_photo_astronaut_100x100.rgba}"
+mkdir -p "$out"
+if [ -z "${INPUT:-}" ]; then
+  INPUT="$out/0409_photo_astronaut_100x100.rgba"
+  python3 "$root/scripts/rgba_png.py" \
+    "$root/Tests/ThumbHashCodecTests/Vectors/png/0409_photo_astronaut_100x100.png" "$INPUT" >/dev/null
+fi
+input="$INPUT"
 width="${W:-100}"
 height="${H:-100}"
-mkdir -p "$out"
 
 for impl in rs python; do
   venv="$out/venv-$impl"
