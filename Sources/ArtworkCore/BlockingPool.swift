@@ -100,18 +100,26 @@ public final class BlockingPool<Local>: Sendable {
       if left <= 0, waiting[share] == nil { lastServed[share] = nil }
     }
 
-    /// Makes room for a job of `share` in a full queue: the newest refusable job of the share
-    /// with the most waiting, when that is more than `share` has. Answers its `refused`.
-    mutating func evict(for share: String) -> (@Sendable () -> Void)? {
+    /// The job that would make room for one of `share` in a full queue: the newest refusable
+    /// job of the share with the most waiting, when that is more than `share` has.
+    func victim(for share: String) -> (share: String, index: Int)? {
       let mine = waiting[share]?.count ?? 0
       var longest: (share: String, count: Int)?
       for (other, jobs) in waiting where other != share && jobs.count > mine {
         if let current = longest, current.count >= jobs.count { continue }
         longest = (other, jobs.count)
       }
-      guard let victim = longest?.share, var jobs = waiting[victim],
-        let index = jobs.lastIndex(where: { $0.refused != nil })
+      guard let victim = longest?.share,
+        let index = waiting[victim]?.lastIndex(where: { $0.refused != nil })
       else { return nil }
+      return (victim, index)
+    }
+
+    /// Makes room for a job of `share` in a full queue (`victim`). Answers its `refused`.
+    mutating func evict(for share: String) -> (@Sendable () -> Void)? {
+      guard let (victim, index) = victim(for: share), var jobs = waiting[victim] else {
+        return nil
+      }
       let refused = jobs.remove(at: index).refused
       waiting[victim] = jobs.isEmpty ? nil : jobs
       queued -= 1
@@ -214,6 +222,17 @@ public final class BlockingPool<Local>: Sendable {
     if outcome.spawn > 0 { startThread(number: outcome.spawn) }
     shared.wake.signal()
     return true
+  }
+
+  /// Whether a job of `share` submitted now would be queued: a thread or a place in the queue
+  /// is free, or the queue holds a refusable job of a share with more waiting, which would be
+  /// refused in its place (`submit`). Nothing changes.
+  public func wouldAccept(share: String? = WorkShare.current) -> Bool {
+    shared.state.withLock { state in
+      guard !state.stopping else { return false }
+      let capacity = queueLimit + state.idle + (threads - state.started)
+      return state.queued < capacity || state.victim(for: share ?? "") != nil
+    }
   }
 
   /// Whether a job submitted now would be refused: every thread busy and the queue full.

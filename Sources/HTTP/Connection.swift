@@ -34,7 +34,8 @@ final class Connection {
     fd = head.fd
     self.serial = serial
     machine = ConnectionMachine(
-      core: loop.core, address: head.address, date: loop.date, now: loop.now)
+      core: loop.core, address: head.address, network: head.network, date: loop.date,
+      now: loop.now)
     loop.core.live.increment()
   }
 
@@ -142,7 +143,7 @@ final class Connection {
         Glibc.close(fd)
         awaitingFirstHead = false
         // A shed connection's slot is a newer connection's already.
-        if loop.core.heads.leave(head) { loop.core.limits.release(machine.address) }
+        if loop.core.heads.leave(head) { loop.core.limits.release(head.network) }
         loop.remove(self)
         // The descriptor may be another connection's from here on: nothing more touches it.
         while machine.takeAction() != nil {}

@@ -1,18 +1,21 @@
 import Synchronization
 
-/// The open-connection counts, in all and per client address, that admission checks.
+/// The open-connection counts, in all and per client network (the peer's, `ClientNetworks`:
+/// a /24 or a /64 by default), that admission checks.
 final class ConnectionLimits: Sendable {
   private struct Counts {
     var total = 0
-    var byAddress: [String: Int] = [:]
+    var byNetwork: [String: Int] = [:]
   }
 
   /// The most connections open at once.
   let total: Int
-  /// The most connections open at once from one client address.
+  /// The most connections open at once from one client network.
   let perAddress: Int
-  /// Open connections from which on requests other than GET and HEAD are refused (nine
-  /// tenths of `total`): near the limit, the connections left go to what is cheap to serve.
+  /// Open connections from which on a request other than GET and HEAD, without a credential,
+  /// from a network that holds more than an equal share of them, is refused (nine tenths of
+  /// `total`): near the limit, the connections left go to what is cheap to serve and to the
+  /// callers the service is deployed for, never to the sockets of those who hold the most.
   let crowded: Int
   /// How far past `total` connections admitted against idle ones that are still closing may
   /// count (`admit`): a sixty-fourth of it, and at least 8.
@@ -20,9 +23,10 @@ final class ConnectionLimits: Sendable {
   /// The refusals' answers, naming what to raise when the settings are known.
   private let fullAnswer: ServerAnswer
   private let perAddressAnswer: ServerAnswer
-  private let crowdedAnswer: ServerAnswer
+  private let limitSetting: String
   private let counts = Mutex(Counts())
-  /// `total` mirrored for `isCrowded`, read without the lock on every request with a body.
+  /// `total` mirrored for `crowdedRefusal`, read without the lock on every request with a
+  /// body.
   private let openNow = Atomic<Int>(0)
 
   init(total: Int, perAddress: Int, settings: (total: String, perAddress: String)? = nil) {
@@ -38,18 +42,33 @@ final class ConnectionLimits: Sendable {
     perAddressAnswer = ServerAnswer(
       status: 429,
       detail:
-        "Your address has \(perAddress) connections open, the limit per client"
+        "Your network has \(perAddress) connections open, the limit per client"
         + "\(raise(settings?.perAddress)); reuse them (keep-alive) or close some. Behind a "
         + "proxy or a shared address, the operator raises that setting.")
-    crowdedAnswer = ServerAnswer(
-      status: 503,
-      detail: "The server is near its limit of \(total) connections\(raise(settings?.total)); "
-        + "it keeps them for hosted images and refuses other requests meanwhile. Retry shortly.")
+    limitSetting = raise(settings?.total)
   }
 
-  /// Whether requests other than GET and HEAD are refused now (`crowded`), and the answer.
-  var crowdedRefusal: ServerAnswer? {
-    openNow.load(ordering: .relaxed) >= crowded ? crowdedAnswer : nil
+  /// The refusal of a request other than GET and HEAD without a credential from `network`, when
+  /// the server is near its limit (`crowded`) and `network` holds more than an equal share of
+  /// the connections open, counting one more network than hold some (nil otherwise). The lock
+  /// is taken only near the limit.
+  func crowdedRefusal(network: String) -> ServerAnswer? {
+    guard openNow.load(ordering: .relaxed) >= crowded else { return nil }
+    // An equal share as if one more network came: a network alone near the limit holds more
+    // than it, and many networks of one connection each hold no more.
+    let (open, mine, equal) = counts.withLock { counts in
+      let sharing = counts.byNetwork.count + 1
+      return (
+        counts.total, counts.byNetwork[network, default: 0], (counts.total + sharing - 1) / sharing
+      )
+    }
+    guard open >= crowded, mine > equal else { return nil }
+    return ServerAnswer(
+      status: 503,
+      detail: "The server is near its limit of \(total) connections\(limitSetting), and your "
+        + "network holds \(mine) of them, more than an equal share (\(equal)): it keeps the "
+        + "rest for hosted images and for callers with a token, and refuses other requests "
+        + "from your network meanwhile. Close the connections you do not use, and retry.")
   }
 
   /// What `admit` decided.
@@ -65,8 +84,9 @@ final class ConnectionLimits: Sendable {
     case refused(ServerAnswer)
   }
 
-  /// Counts a new connection from `address`, or answers why it is refused (and counts nothing).
-  /// At the limit in all, a connection whose address is under its own limit is admitted when
+  /// Counts a new connection from `address` (a network), or answers why it is refused (and
+  /// counts nothing). At the limit in all, a connection whose network is under its own limit is
+  /// admitted when
   /// `makeRoom` gives up another: in the slot of a connection still waiting for its first head
   /// (`.shed`), or counted past the limit against an idle kept-alive connection a loop closes
   /// (`.reclaim`). The connections counted past the limit that way are at most `overdraft`, so
@@ -74,19 +94,19 @@ final class ConnectionLimits: Sendable {
   /// whether it may still reclaim.
   func admit(_ address: String, makingRoom makeRoom: (_ mayReclaim: Bool) -> Room?) -> Admission {
     counts.withLock { counts in
-      let fromAddress = counts.byAddress[address, default: 0]
+      let fromAddress = counts.byNetwork[address, default: 0]
       if counts.total >= total {
         guard fromAddress < perAddress else { return .refused(fullAnswer) }
         switch makeRoom(counts.total < total + overdraft) {
         case .shed(let victim)?:
-          let left = counts.byAddress[victim.address, default: 1] - 1
-          counts.byAddress[victim.address] = left > 0 ? left : nil
-          counts.byAddress[address, default: 0] += 1
+          let left = counts.byNetwork[victim.network, default: 1] - 1
+          counts.byNetwork[victim.network] = left > 0 ? left : nil
+          counts.byNetwork[address, default: 0] += 1
           return .replacing(victim)
         case .reclaim(let loop)?:
           counts.total += 1
           openNow.store(counts.total, ordering: .relaxed)
-          counts.byAddress[address] = fromAddress + 1
+          counts.byNetwork[address] = fromAddress + 1
           return .reclaiming(loop)
         case nil:
           return .refused(fullAnswer)
@@ -95,7 +115,7 @@ final class ConnectionLimits: Sendable {
       if fromAddress >= perAddress { return .refused(perAddressAnswer) }
       counts.total += 1
       openNow.store(counts.total, ordering: .relaxed)
-      counts.byAddress[address] = fromAddress + 1
+      counts.byNetwork[address] = fromAddress + 1
       return .admitted
     }
   }
@@ -108,13 +128,13 @@ final class ConnectionLimits: Sendable {
     case reclaim(EventLoop)
   }
 
-  /// Forgets a connection `admit` counted.
+  /// Forgets a connection `admit` counted (`address`: its network).
   func release(_ address: String) {
     counts.withLock { counts in
       counts.total -= 1
       openNow.store(counts.total, ordering: .relaxed)
-      let left = counts.byAddress[address, default: 1] - 1
-      counts.byAddress[address] = left > 0 ? left : nil
+      let left = counts.byNetwork[address, default: 1] - 1
+      counts.byNetwork[address] = left > 0 ? left : nil
     }
   }
 

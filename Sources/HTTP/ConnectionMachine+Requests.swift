@@ -16,11 +16,8 @@ extension ConnectionMachine {
       .headRead(
         id: id, method: method, origin: headers["Origin"], isHTTP10: isHTTP10,
         keepAlive: keepAlive))
-    var client = address
-    if let resolve = core.configuration.clientAddress {
-      client = resolve(address, headers)
-      if client != address { updateExchange(.clientNamed(client)) }
-    }
+    let client = client(of: headers)
+    if client != address { updateExchange(.clientNamed(client)) }
     core.inFlight.add(1, ordering: .relaxed)
     guard enter(.readingBody) else { return }
     if let breach = FramingRules.judge(
@@ -48,7 +45,8 @@ extension ConnectionMachine {
     }
     updateExchange(.targetParsed(target))
     var head = HTTPRequestHead(
-      id: id, method: method, target: target, headers: headers, remoteAddress: client)
+      id: id, method: method, target: target, headers: headers, remoteAddress: client,
+      peerAddress: address)
     switch core.router.resolve(method, target) {
     case .notFound:
       let path = FramingRules.quoted(Array(target.path.utf8))
@@ -65,11 +63,8 @@ extension ConnectionMachine {
       reject(response)
     case .route(let route, let parameters):
       updateExchange(.routed(route))
-      if method != .get, method != .head, let crowded = core.limits.crowdedRefusal {
-        reject(problem(crowded))
-        return
-      }
-      // The order of the checks of a head: who may ask, then how much it sends, then what.
+      // The order of the checks of a head: who may ask, then whether the connections left may
+      // go to it, then how much it sends, then what.
       if let authorize = route.authorize {
         let refusal = authorize(&head)
         // Who called is known even when refused (over a rate limit): the access log says so.
@@ -78,6 +73,15 @@ extension ConnectionMachine {
           reject(refusal)
           return
         }
+      }
+      // Near the connection limit, a write without a credential from a network that holds
+      // more than an equal share of the connections: a caller with a token, or from a network
+      // that holds few, is never refused for other clients' sockets.
+      if method != .get, method != .head, !head.hasCredential,
+        let crowded = core.limits.crowdedRefusal(network: network)
+      {
+        reject(problem(crowded))
+        return
       }
       let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
       switch parser.declaredLength {
@@ -125,17 +129,29 @@ extension ConnectionMachine {
     return HTTPResponse(status: 204, headers: fields)
   }
 
-  /// The head passed: reserve memory for the body and let it come.
+  /// The head passed: admit the body (one of its share's arriving places, memory reserved for
+  /// it: `BodyBudget`) and let it come.
   private func accept(
     parameters: PathCaptures, head: HTTPRequestHead, limit: Int, expects100: Bool
   ) {
     let declared = parser.contentLength ?? 0
-    guard core.bodyBudget.reserve(declared) else {
-      reject(problem(Self.bodyMemoryFull))
-      return
+    let share = head.share ?? network
+    let arriving = parser.expectsBody
+    if arriving || declared > 0 {
+      switch core.bodyBudget.admit(declared, share: share) {
+      case .arriving?:
+        reject(problem(Self.tooManyArriving(core.bodyBudget.maxArrivingPerShare)))
+        return
+      case .memory?:
+        reject(problem(Self.bodyMemoryFull))
+        return
+      case nil: break
+      }
     }
     updateExchange(
-      .bodyStarted(at: now, reserved: declared, head: head, parameters: parameters))
+      .bodyStarted(
+        at: now, reserved: declared, share: share, arriving: arriving || declared > 0,
+        head: head, parameters: parameters))
     parser.collectBody(limit: limit, expected: declared)
     if expects100, parser.expectsBody {
       queue(ResponseHead.continueInterim)
@@ -147,11 +163,19 @@ extension ConnectionMachine {
   func bodyGrew() {
     guard let exchange, exchange.route != nil, parser.bodyBytes > exchange.reserved else { return }
     let step = max(256 * 1024, parser.bodyBytes - exchange.reserved)
-    if core.bodyBudget.reserve(step) {
+    if core.bodyBudget.grow(step, share: exchange.share) {
       updateExchange(.reservationGrew(by: step))
     } else {
       refuseAndClose(Self.bodyMemoryFull)
     }
+  }
+
+  private static func tooManyArriving(_ count: Int) -> ServerAnswer {
+    ServerAnswer(
+      status: 503,
+      detail:
+        "This caller has \(count) request bodies arriving at once, as many as one caller may; "
+        + "retry once one has arrived.")
   }
 
   private static let bodyMemoryFull = ServerAnswer(
@@ -182,6 +206,10 @@ extension ConnectionMachine {
   /// The whole request is in: answer it from memory if the route can, else run its handler.
   func messageArrived() {
     guard let exchange else { return }
+    if exchange.arriving {
+      core.bodyBudget.arrived(share: exchange.share)
+      updateExchange(.bodyArrived)
+    }
     if let rejection = exchange.rejection {
       respond(rejection)
       return

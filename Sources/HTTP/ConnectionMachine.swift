@@ -17,8 +17,14 @@ import ArtworkCore
 /// `Connection` around it does the system calls. Confined to one thread.
 final class ConnectionMachine {
   let core: ServerCore
-  /// The client's address as text.
+  /// The peer's address as text.
   let address: String
+  /// The peer's network (`ClientNetworks`): what its connection is counted by, and a request's
+  /// share of the body budget when its route names none.
+  let network: String
+  /// Whether the peer may name the client of its requests (a trusted proxy), once asked
+  /// (`HTTPServerConfiguration.speaksForClients`).
+  private var peerSpeaksForClients: Bool?
   /// When the connection was accepted.
   let accepted: Moment
   /// The `Date` line of answers (the loop's, shared by its connections).
@@ -65,15 +71,28 @@ final class ConnectionMachine {
   private var actions: [ConnectionAction] = []
   private var nextAction = 0
 
-  init(core: ServerCore, address: String, date: HTTPDate, now: Moment) {
+  init(core: ServerCore, address: String, network: String, date: HTTPDate, now: Moment) {
     self.core = core
     self.address = address
+    self.network = network
     self.date = date
     accepted = now
     stateStarted = now
     self.now = now
     lastProgress = now
     linger = core.configuration.lingerTimeout
+  }
+
+  /// The client of a request with `headers`: the peer, or whom a trusted proxy named
+  /// (`HTTPServerConfiguration.clientAddress`). Whether the peer is one is asked once per
+  /// connection.
+  func client(of headers: HTTPHeaders) -> String {
+    guard let resolve = core.configuration.clientAddress else { return address }
+    if let speaks = core.configuration.speaksForClients {
+      if peerSpeaksForClients == nil { peerSpeaksForClients = speaks(address) }
+      guard peerSpeaksForClients == true else { return address }
+    }
+    return resolve(address, headers)
   }
 
   /// The plain state the connection is in (its phase without the phase's data).
@@ -353,10 +372,12 @@ final class ConnectionMachine {
     act(.close)
   }
 
-  /// Gives back what an exchange held: its in-flight count and its body budget.
+  /// Gives back what an exchange held: its in-flight count, its body's arriving place and its
+  /// body budget.
   func release(_ exchange: Exchange) {
     if exchange.counted { core.inFlight.subtract(1, ordering: .relaxed) }
-    core.bodyBudget.release(exchange.reserved)
+    if exchange.arriving { core.bodyBudget.arrived(share: exchange.share) }
+    core.bodyBudget.release(exchange.reserved, share: exchange.share)
   }
 
   /// Keeps a finished exchange for the next request, emptied now: what it referred to (the

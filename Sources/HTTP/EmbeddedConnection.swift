@@ -41,7 +41,8 @@ package final class EmbeddedConnection {
   package init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) {
     core = ServerCore(configuration: configuration, router: router)
     now = Moment.now
-    machine = ConnectionMachine(core: core, address: "127.0.0.2", date: HTTPDate(), now: now)
+    machine = ConnectionMachine(
+      core: core, address: "127.0.0.2", network: "127.0.0.0/24", date: HTTPDate(), now: now)
     trace = [machine.state]
   }
 

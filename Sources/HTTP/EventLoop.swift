@@ -197,7 +197,8 @@ final class EventLoop: @unchecked Sendable {
       }
       guard fd >= 0 else { return }
       let text = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-      switch core.limits.admit(text, makingRoom: core.makeRoom) {
+      let network = core.configuration.clientNetworks.key(text)
+      switch core.limits.admit(network, makingRoom: core.makeRoom) {
       case .refused(let refusal):
         answer(fd, address: text, refusal)
         close(fd)
@@ -216,13 +217,14 @@ final class EventLoop: @unchecked Sendable {
       // connection goes to the loop serving the fewest; otherwise 32 connections opened at once
       // would all be served by one thread while the other idles.
       let target = core.leastLoadedLoop() ?? self
-      let head = PendingHead(fd: fd, address: text, loop: target, accepted: now)
+      let head = PendingHead(
+        fd: fd, address: text, network: network, loop: target, accepted: now)
       core.heads.add(head)
       if target === self {
         adopt(head)
       } else if !target.post({ $0.adopt(head) }) {
         close(fd)
-        if core.heads.leave(head) { core.limits.release(text) }
+        if core.heads.leave(head) { core.limits.release(network) }
       }
     }
   }
@@ -239,7 +241,7 @@ final class EventLoop: @unchecked Sendable {
           | artwork_http_event_edge(), UInt64(fd)) == 0
     else {
       close(fd)
-      if core.heads.leave(head) { core.limits.release(head.address) }
+      if core.heads.leave(head) { core.limits.release(head.network) }
       return
     }
     connections[fd] = connection

@@ -49,6 +49,11 @@ final class Exchange {
   private(set) var bodyStarted: Moment?
   /// Bytes of the body budget held.
   private(set) var reserved = 0
+  /// Whose share of the body budget the body uses (`HTTPRequestHead.share`, else the client's
+  /// network).
+  private(set) var share = ""
+  /// Whether the body is still arriving (it holds one of its share's arriving places).
+  private(set) var arriving = false
 
   // The answer.
 
@@ -89,6 +94,8 @@ final class Exchange {
     head = nil
     bodyStarted = nil
     reserved = 0
+    share = ""
+    arriving = false
     status = nil
     bytesSent = 0
     stream = nil
@@ -112,9 +119,13 @@ final class Exchange {
     case prepared(any PreparedSteps)
     /// A refusal decided from a head without a body, sent once the message is complete.
     case rejected(HTTPResponse)
-    /// The head was accepted: its body may come, `reserved` bytes of the budget held for it.
+    /// The head was accepted: its body may come, `reserved` bytes of the budget held for it
+    /// under `share` (and, when `arriving`, one of the share's arriving places).
     case bodyStarted(
-      at: Moment, reserved: Int, head: HTTPRequestHead, parameters: PathCaptures)
+      at: Moment, reserved: Int, share: String, arriving: Bool, head: HTTPRequestHead,
+      parameters: PathCaptures)
+    /// The body arrived whole: its arriving place is given back.
+    case bodyArrived
     /// A chunked body grew past what was held: `bytes` more of the budget are held.
     case reservationGrew(by: Int)
     /// The id its answer and log carry.
@@ -152,11 +163,15 @@ final class Exchange {
       self.steps = steps
     case .rejected(let response):
       rejection = response
-    case .bodyStarted(let at, let reserved, let head, let parameters):
+    case .bodyStarted(let at, let reserved, let share, let arriving, let head, let parameters):
       bodyStarted = at
       self.reserved = reserved
+      self.share = share
+      self.arriving = arriving
       self.head = head
       self.parameters = parameters
+    case .bodyArrived:
+      arriving = false
     case .reservationGrew(let bytes):
       reserved += bytes
     case .identified(let id):

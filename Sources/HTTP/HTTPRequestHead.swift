@@ -19,10 +19,19 @@ public struct HTTPRequestHead: Sendable {
   /// The client's IP address as text, when known: the peer's, or the one a trusted proxy named
   /// (`HTTPServerConfiguration.clientAddress`).
   public let remoteAddress: String?
+  /// The peer's address as text (a proxy's, when a trusted one named the client), when known.
+  public let peerAddress: String?
   /// Who the request's credentials name, when a route's `authorize` recognised them (nil:
   /// nobody, or no route checks). Set by `authorize` and carried into the access record, so
   /// the log and the metrics can say who called, also for a request `authorize` refuses.
   public var caller: String?
+  /// Whether `authorize` recognised a credential (a token): such a request is never refused
+  /// because of other clients' connections near the limit.
+  public var hasCredential = false
+  /// Whose share of the server the request uses (a token's name, or the client's network),
+  /// when `authorize` named one: its body is held under it (`BodyBudget`). Nil: the peer's
+  /// network.
+  public var share: String?
 
   let requestID: RequestID
   let target: RequestTarget
@@ -31,22 +40,23 @@ public struct HTTPRequestHead: Sendable {
   /// malformed. The server builds heads itself; this is for callers and tests.
   public init?(
     id: String, method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(),
-    remoteAddress: String? = nil
+    remoteAddress: String? = nil, peerAddress: String? = nil
   ) {
     guard let parsed = RequestTarget(target) else { return nil }
     self.init(
       id: RequestID.accept(id.utf8), method: method, target: parsed, headers: headers,
-      remoteAddress: remoteAddress)
+      remoteAddress: remoteAddress, peerAddress: peerAddress ?? remoteAddress)
   }
 
   init(
     id: RequestID, method: HTTPMethod, target: RequestTarget, headers: HTTPHeaders,
-    remoteAddress: String?
+    remoteAddress: String?, peerAddress: String?
   ) {
     self.requestID = id
     self.method = method
     self.target = target
     self.headers = headers
     self.remoteAddress = remoteAddress
+    self.peerAddress = peerAddress
   }
 }

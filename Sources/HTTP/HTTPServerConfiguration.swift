@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// How an `HTTPServer` listens, what it accepts and how long it waits. One value, fixed at start.
 public struct HTTPServerConfiguration: Sendable {
   /// The address to bind: an IPv4 or IPv6 literal (`127.0.0.1`, `::1`, `0.0.0.0`, `::`).
@@ -10,10 +12,16 @@ public struct HTTPServerConfiguration: Sendable {
   public var maxHeaderBytes: Int
   /// The most connections open at once; a connection over it is answered 503 and closed at once.
   public var maxConnections: Int
-  /// The most connections open at once from one client address; a connection over it is
-  /// answered 429 and closed at once. Behind a proxy that connects from one address, set it to
-  /// `maxConnections`.
+  /// The most connections open at once from one client network (`clientNetworks`); a
+  /// connection over it is answered 429 and closed at once. Behind a proxy that connects from
+  /// one address, set it to `maxConnections`.
   public var maxConnectionsPerAddress: Int
+  /// How peer addresses group into the networks that connections are counted by (and a body's
+  /// share, when its route names none): a /24 and a /64 by default.
+  public var clientNetworks: ClientNetworks = .standard
+  /// The most request bodies one share (`HTTPRequestHead.share`) may have arriving at once;
+  /// one more is answered 503 from its head (`BodyBudget`).
+  public var maxBodiesArrivingPerShare: Int = .max
   /// What the operator sets to change `maxConnections` and `maxConnectionsPerAddress`
   /// (`ARTWORK_MAX_CONNECTIONS`): named in the refusals, so the one who reads them knows what
   /// to raise. Nil names none.
@@ -61,6 +69,11 @@ public struct HTTPServerConfiguration: Sendable {
   /// `remoteAddress` and the access record then carry (on a server thread; keep it quick). Nil:
   /// the peer. Connections per address are counted by peer either way.
   public var clientAddress: (@Sendable (_ peer: String, _ headers: HTTPHeaders) -> String)?
+  /// Whether a peer may name the client of its requests (a trusted proxy): asked once per
+  /// connection, and `clientAddress` then only for the requests of a peer it answered true
+  /// for, so the requests of other peers cost nothing. Nil: `clientAddress` is asked for every
+  /// request.
+  public var speaksForClients: (@Sendable (_ peer: String) -> Bool)?
 
   /// A configuration; every value has a default that suits tests and small deployments.
   public init(

@@ -5,8 +5,11 @@ import Synchronization
 final class PendingHead: Sendable {
   /// The connection's descriptor, on `loop`.
   let fd: Int32
-  /// The client's address, whose count the connection holds in `ConnectionLimits`.
+  /// The peer's address as text.
   let address: String
+  /// The peer's network (`ClientNetworks`), whose count the connection holds in
+  /// `ConnectionLimits` and here.
+  let network: String
   /// The loop that serves (or will serve) the connection: the only one that may close it.
   let loop: EventLoop
   /// When it was accepted.
@@ -15,9 +18,10 @@ final class PendingHead: Sendable {
   /// registry (its head arrived, or it closed). Changed only under the registry's lock.
   fileprivate let state = Atomic<UInt8>(0)
 
-  init(fd: Int32, address: String, loop: EventLoop, accepted: Moment) {
+  init(fd: Int32, address: String, network: String, loop: EventLoop, accepted: Moment) {
     self.fd = fd
     self.address = address
+    self.network = network
     self.loop = loop
     self.accepted = accepted
   }
@@ -27,9 +31,12 @@ final class PendingHead: Sendable {
 }
 
 /// The connections that have not sent their first whole request head, oldest first, shared by
-/// every loop. At the connection limit the oldest of them is shed to admit a new connection
-/// (`shedOldest`): the connections that have sent the least give way, so a slow-head attack
-/// that fills the limit cannot keep out a client that sends its request at once.
+/// every loop, with how many each client network holds. At the connection limit one of them is
+/// shed to admit a new connection: the oldest of the network that holds the most when it holds
+/// many (`shedHeaviest`), else the oldest of all (`shedOldest`). The connections that have sent
+/// the least give way, those of the network that holds the most of them first, so a slow-head
+/// or silent-socket attack that fills the limit cannot keep out a client that sends its request
+/// at once, and costs the attacker's own connections before anyone else's.
 ///
 /// Touched once when a connection is accepted and once when its first head arrives or it
 /// closes: never per request of a kept-alive connection.
@@ -42,6 +49,14 @@ final class HeadRegistry: Sendable {
     var start = 0
     /// Entries still waiting for their head.
     var waiting = 0
+    /// Entries still waiting, by network.
+    var byNetwork = KeyCounts()
+
+    /// `entry`, which waited, waits no more.
+    mutating func stopWaiting(_ entry: PendingHead) {
+      waiting -= 1
+      byNetwork.decrement(entry.network)
+    }
   }
 
   private let queue = Mutex(Queue())
@@ -51,6 +66,7 @@ final class HeadRegistry: Sendable {
     queue.withLock { queue in
       queue.entries.append(entry)
       queue.waiting += 1
+      queue.byNetwork.increment(entry.network)
     }
   }
 
@@ -62,7 +78,7 @@ final class HeadRegistry: Sendable {
       switch entry.state.load(ordering: .relaxed) {
       case 0:
         entry.state.store(2, ordering: .releasing)
-        queue.waiting -= 1
+        queue.stopWaiting(entry)
         Self.compact(&queue)
         return true
       case 1: return false
@@ -80,7 +96,7 @@ final class HeadRegistry: Sendable {
         queue.start += 1
         if entry.state.load(ordering: .relaxed) == 0 {
           entry.state.store(1, ordering: .releasing)
-          queue.waiting -= 1
+          queue.stopWaiting(entry)
           Self.compact(&queue)
           return entry
         }
@@ -88,6 +104,31 @@ final class HeadRegistry: Sendable {
       return nil
     }
   }
+
+  /// Marks the oldest waiting connection of the network that holds the most waiting ones as
+  /// shed and returns it, when that network holds at least `many` (nil otherwise): its slot is
+  /// the caller's, and its loop must close it.
+  func shedHeaviest(holdingAtLeast many: Int) -> PendingHead? {
+    queue.withLock { queue in
+      guard let top = queue.byNetwork.top, top.count >= many else { return nil }
+      var index = queue.start
+      while index < queue.entries.count {
+        let entry = queue.entries[index]
+        index += 1
+        guard entry.network == top.key, entry.state.load(ordering: .relaxed) == 0 else {
+          continue
+        }
+        entry.state.store(1, ordering: .releasing)
+        queue.stopWaiting(entry)
+        Self.compact(&queue)
+        return entry
+      }
+      return nil
+    }
+  }
+
+  /// The connections waiting for their first head from `network` now.
+  func waiting(from network: String) -> Int { queue.withLock { $0.byNetwork[network] } }
 
   /// When the oldest connection still waiting for its head was accepted (nil when none waits).
   /// Entries before it no longer wait, and never will again: the search starts after them next

@@ -19,6 +19,9 @@ final class ServerCore: Sendable {
   let heads = HeadRegistry()
   /// Connections shed that way.
   let connectionsShed = Atomic<Int>(0)
+  /// Connections without a first head from one network that make it the first to give way at
+  /// the limit: a sixty-fourth of the limit, and at least 8.
+  let manyWaiting: Int
   /// Kept-alive connections closed idle at the connection limit to admit new ones.
   let idleConnectionsClosed = Atomic<Int>(0)
   /// The server's loops, set once they exist and emptied when they stop (the loops hold this
@@ -31,7 +34,10 @@ final class ServerCore: Sendable {
     limits = ConnectionLimits(
       total: configuration.maxConnections, perAddress: configuration.maxConnectionsPerAddress,
       settings: configuration.connectionSettings)
-    bodyBudget = BodyBudget(limit: configuration.bodyMemoryLimit)
+    bodyBudget = BodyBudget(
+      limit: configuration.bodyMemoryLimit,
+      maxArrivingPerShare: configuration.maxBodiesArrivingPerShare)
+    manyWaiting = max(8, configuration.maxConnections / 64)
   }
 
   /// The configured rendering of an answer the server gives by itself. A 503 it gives always
@@ -54,14 +60,18 @@ final class ServerCore: Sendable {
   }
 
   /// At the connection limit, the connection that gives its slot to a new one (nil: none
-  /// does, and the new one is refused). The one that has gone longest without a request gives
-  /// way: the oldest connection still waiting for its first head, or the kept-alive connection
-  /// idle longest (`mayReclaim`), whichever has waited since earlier. After a push, phones that
-  /// have their image and idle give way before phones that just connected, whose requests are
-  /// on their way; a slow head that has waited longer than any idle connection goes first.
+  /// does, and the new one is refused). When one client network holds many connections that
+  /// have not sent a head (`manyWaiting`: a slow-head or silent-socket attack), its oldest such
+  /// connection gives way first, whoever the new one is. Otherwise the one that has gone
+  /// longest without a request gives way: the oldest connection still waiting for its first
+  /// head, or the kept-alive connection idle longest (`mayReclaim`), whichever has waited since
+  /// earlier. After a push, phones that have their image and idle give way before phones that
+  /// just connected, whose requests are on their way; a slow head that has waited longer than
+  /// any idle connection goes first.
   ///
   /// Idle connections are known as each loop counted them at its last tick (every 100 ms).
   func makeRoom(mayReclaim: Bool) -> ConnectionLimits.Room? {
+    if let head = heads.shedHeaviest(holdingAtLeast: manyWaiting) { return .shed(head) }
     let idle = mayReclaim ? loopWithOldestIdleConnection() : nil
     if let idle, heads.oldestAccepted.map({ idle.since <= $0 }) ?? true {
       return promiseIdleConnection(of: idle.loop)

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import Testing
 
@@ -82,6 +83,71 @@ import Testing
     gate.signal()
     for _ in 0..<4 { ran.wait() }
     #expect(log.all.filter { !$0.hasPrefix("refused") }.sorted() == ["a1", "b1", "c1", "c2"])
+    await pool.shutdown()
+  }
+
+  @Test func wouldAcceptAnswersWhatSubmitWouldDoAndChangesNothing() async throws {
+    let pool = BlockingPool<Void>(name: "t-share", threads: 1, queueLimit: 2)
+    let gate = Self.blocked(pool, share: "gate")
+    let ran = DispatchSemaphore(value: 0)
+    let refusals = Mutex(0)
+    func submit(_ share: String) -> Bool {
+      let refused: @Sendable () -> Void = { refusals.withLock { $0 += 1 } }
+      return pool.submit(share: share, refused: refused) { _ in ran.signal() }
+    }
+    #expect(pool.wouldAccept(share: "a"))
+    #expect(submit("a"))
+    #expect(submit("a"))
+    // Full of a's jobs: a itself would be refused; b would take the place of a's newest.
+    #expect(!pool.wouldAccept(share: "a"))
+    #expect(pool.wouldAccept(share: "b"))
+    #expect(pool.wouldAccept(share: nil))
+    // Asking took nobody's place.
+    #expect(pool.stats.queued == 2 && refusals.withLock { $0 } == 0)
+    #expect(submit("b"))
+    #expect(refusals.withLock { $0 } == 1)
+    // a and b wait one each: neither would now take the other's place; a third share, with
+    // none waiting, would take one of theirs, as submit then does.
+    #expect(!pool.wouldAccept(share: "a"))
+    #expect(!pool.wouldAccept(share: "b"))
+    #expect(pool.wouldAccept(share: "c"))
+    #expect(submit("c"))
+    #expect(refusals.withLock { $0 } == 2)
+    gate.signal()
+    for _ in 0..<2 { ran.wait() }
+    await pool.shutdown()
+    #expect(!pool.wouldAccept(share: "a"), "a stopped pool takes nothing")
+  }
+
+  @Test func aNewShareGetsTheNextThreadAheadOfManySharesServedBefore() async throws {
+    // A hundred shares of one job each hold the queue; a newcomer, never served, is taken
+    // before the shares that were served already, and never waits behind all of them.
+    let pool = BlockingPool<Void>(name: "t-share", threads: 1, queueLimit: 300)
+    let log = Log()
+    let done = DispatchSemaphore(value: 0)
+    let gate = Self.blocked(pool, share: "gate")
+    for round in 0..<2 {
+      for index in 0..<100 {
+        #expect(
+          pool.submit(share: "s\(index)") { _ in
+            log.add("s\(index)-\(round)")
+            usleep(2000)
+            done.signal()
+          })
+      }
+    }
+    gate.signal()
+    // Let part of the first round run, then the newcomer arrives.
+    while log.all.count < 120 { try await Task.sleep(for: .milliseconds(1)) }
+    #expect(
+      pool.submit(share: "new") { _ in
+        log.add("new")
+        done.signal()
+      })
+    for _ in 0..<201 { done.wait() }
+    let order = log.all
+    let position = try #require(order.firstIndex(of: "new"))
+    #expect(position <= 123, "the newcomer ran \(position)th of \(order.count)")
     await pool.shutdown()
   }
 

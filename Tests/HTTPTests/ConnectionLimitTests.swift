@@ -43,6 +43,54 @@ import Testing
     await server.stop()
   }
 
+  /// Near the limit, sockets that others hold never refuse a write: one from a network that
+  /// holds few of the connections, and one with a credential from the network that holds the
+  /// most, are served; a write without one from that network is refused, and told why.
+  @Test func nearTheLimitOnlyTheNetworkHoldingTheMostIsRefusedWrites() async throws {
+    var router = Router()
+    router.add(.get, "/") { _ in HTTPResponse(status: 200) }
+    let credential: Router.Preflight = { head in
+      head.hasCredential = head.headers["Authorization"] == "Bearer ok"
+      return nil
+    }
+    router.add(.post, "/", authorize: credential) { _ in HTTPResponse(status: 201) }
+    let server = try TestServer(router) {
+      $0.maxConnections = 20
+      $0.connectionSettings = ("MAX_TOTAL", "MAX_PER_CLIENT")
+      $0.problemResponder = HTTPServerConfiguration.problemJSON
+    }
+    // Seventeen idle sockets from three addresses of one /24, one from another network.
+    var idle: [LoopbackHTTPClient] = []
+    for index in 0..<17 {
+      idle.append(
+        try await LoopbackHTTPClient(port: server.port, source: "127.0.0.\(2 + index % 3)"))
+    }
+    idle.append(try await LoopbackHTTPClient(port: server.port, source: "127.0.1.9"))
+    #expect(await server.eventually { server.openConnections == 18 })
+    let body = LoopbackHTTPRequest.Body.bytes(Array("x".utf8))
+    // The other network's write, on a connection of its own: served (crowded from 18).
+    let few = try await LoopbackHTTPClient(port: server.port, source: "127.0.1.10")
+    #expect(await server.eventually { server.openConnections == 19 })
+    #expect(try await few.send(.init("POST", "/", body: body)).status == 201)
+    // The crowded network's write with a credential: served; without: refused, and why.
+    let heavy = try await LoopbackHTTPClient(port: server.port, source: "127.0.0.5")
+    #expect(await server.eventually { server.openConnections == 20 })
+    let token = try await heavy.send(
+      .init("POST", "/", headers: [("Authorization", "Bearer ok")], body: body))
+    #expect(token.status == 201)
+    // At the limit now: this one takes the slot of the oldest idle socket of its own network.
+    let heavyAgain = try await LoopbackHTTPClient(port: server.port, source: "127.0.0.6")
+    let refused = try await heavyAgain.send(.init("POST", "/", body: body))
+    #expect(refused.status == 503)
+    #expect(refused.header("Retry-After") == "1")
+    #expect(refused.text.contains("your network holds 18 of them"), "\(refused.text)")
+    #expect(refused.text.contains("MAX_TOTAL"), "\(refused.text)")
+    // GETs from the crowded network are served all along.
+    #expect(try await heavy.send(.init("GET", "/")).status == 200)
+    for client in idle + [few, heavy, heavyAgain] { client.close() }
+    await server.stop()
+  }
+
   @Test func thePerClientRefusalNamesItsSetting() async throws {
     let server = try TestServer(Self.router()) {
       $0.maxConnectionsPerAddress = 1

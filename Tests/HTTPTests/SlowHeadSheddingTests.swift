@@ -7,7 +7,10 @@ import Testing
 /// that have not sent a whole first head are closed (with a 503) to admit new ones, so slow
 /// heads from several addresses, each under its own limit, cannot keep a client out.
 @Suite struct SlowHeadSheddingTests {
-  static let sources = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
+  /// Three client networks (each its own /24), and a fourth for the client that keeps being
+  /// served.
+  static let sources = ["127.0.2.2", "127.0.3.3", "127.0.4.4"]
+  static let fresh = "127.0.5.5"
   static let slowHead = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8)
 
   /// Opens a connection from `source` that sends part of a head and then nothing, and waits
@@ -43,7 +46,7 @@ import Testing
       $0.maxConnectionsPerAddress = 8
       $0.headTimeout = .seconds(60)
     }
-    // The attack fills the limit from three addresses, each under its own limit (7, 7, 6)...
+    // The attack fills the limit from three networks, each under its own limit (7, 7, 6)...
     var slow: [LoopbackHTTPClient] = []
     for index in 0..<20 {
       slow.append(
@@ -63,7 +66,7 @@ import Testing
     // slow head; the attack takes back the slot the client leaves.
     for round in 0..<10 {
       let probe = try await LoopbackHTTPClient(
-        port: server.port, timeout: .seconds(5), source: "127.0.0.5")
+        port: server.port, timeout: .seconds(5), source: Self.fresh)
       let response = try await probe.send(.init("GET", "/healthz"))
       #expect(response.status == 200, "round \(round)")
       #expect(response.text == "ok")
@@ -91,6 +94,60 @@ import Testing
     for client in slow { client.close() }
     #expect(await server.eventually { server.openConnections == 0 })
     #expect(server.server.core.heads.waiting == 0)
+    await server.stop()
+  }
+
+  /// At the limit the network that holds the most connections without a head gives way first,
+  /// even when another network's slow heads are older: an attack from one network costs its own
+  /// connections, never a slow phone's of another network.
+  @Test func theNetworkHoldingTheMostHeadsGivesWayFirst() async throws {
+    var router = Router()
+    router.add(.get, "/healthz") { _ in HTTPResponse(status: 200, body: .bytes(Array("ok".utf8))) }
+    let server = try TestServer(router) {
+      $0.maxConnections = 20
+      $0.headTimeout = .seconds(60)
+    }
+    // Four slow heads from one network first (a slow phone's carrier, say), then sixteen from
+    // the attacker's network: the limit is full.
+    var phones: [LoopbackHTTPClient] = []
+    for index in 0..<4 {
+      phones.append(
+        try await Self.slowHead(server, from: "127.0.7.\(index + 2)") {
+          server.server.core.heads.waiting == index + 1
+        })
+    }
+    var attack: [LoopbackHTTPClient] = []
+    for index in 0..<16 {
+      attack.append(
+        try await Self.slowHead(server, from: "127.0.8.\(index % 4 + 2)") {
+          server.server.core.heads.waiting == index + 5
+        })
+    }
+    // Each fresh client takes the slot of the attacker's oldest, not of the older phones'; the
+    // attacker takes back the slot the client leaves.
+    for round in 0..<6 {
+      let probe = try await LoopbackHTTPClient(
+        port: server.port, timeout: .seconds(5), source: Self.fresh)
+      let response = try await probe.send(.init("GET", "/healthz"))
+      #expect(response.status == 200, "round \(round)")
+      probe.close()
+      #expect(await server.eventually { server.openConnections == 19 })
+      attack.append(
+        try await Self.slowHead(server, from: "127.0.8.9") {
+          server.server.core.heads.waiting == 20
+        })
+    }
+    #expect(server.server.shedConnectionCount == 6)
+    for (index, client) in attack.enumerated() where index < 6 {
+      #expect(try await client.readResponse().status == 503, "attack \(index)")
+    }
+    for (index, client) in phones.enumerated() {
+      #expect(await !client.peerClosed(within: .milliseconds(20)), "phone \(index)")
+    }
+    #expect(server.server.core.heads.waiting(from: "127.0.8.0/24") == 16)
+    #expect(server.server.core.heads.waiting(from: "127.0.7.0/24") == 4)
+    for client in phones + attack { client.close() }
+    #expect(await server.eventually { server.openConnections == 0 })
     await server.stop()
   }
 
@@ -139,7 +196,7 @@ import Testing
     // The loop counts its idle connections at its next tick (every 100 ms).
     #expect(await server.eventually { server.server.core.idleKeptAliveCount == 3 })
     let newcomer = try await LoopbackHTTPClient(
-      port: server.port, timeout: .seconds(5), source: "127.0.0.5")
+      port: server.port, timeout: .seconds(5), source: Self.fresh)
     let answer = try await newcomer.send(.init("GET", "/"))
     #expect(answer.status == 200)
     #expect(answer.text == "ok")
@@ -178,7 +235,7 @@ import Testing
       // The loop counts its idle connections at its next tick (every 100 ms).
       #expect(await server.eventually { server.server.core.idleKeptAliveCount == 2 })
       let newcomer = try await LoopbackHTTPClient(
-        port: server.port, timeout: .seconds(5), source: "127.0.0.5")
+        port: server.port, timeout: .seconds(5), source: Self.fresh)
       #expect(try await newcomer.send(.init("GET", "/")).status == 200, "head first: \(headFirst)")
       if headFirst {
         #expect(server.server.shedConnectionCount == 1)

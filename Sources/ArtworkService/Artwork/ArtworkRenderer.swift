@@ -15,17 +15,15 @@ struct ArtworkRenderer: Sendable {
   let locks: ImageLocks
 
   /// Renders `bytes` for `options` and stores the result (holding the image's lock while it
-  /// stores); answers once the object is durably stored (nothing acknowledged is ever lost). An
-  /// upload's `admission` is given back once its image is rendered: the next upload may come in
-  /// while this one is stored. `retryingRemembered` (the caller's `Cache-Control: no-cache`)
-  /// tries bytes again that made a worker fail before.
+  /// stores); answers once the object is durably stored (nothing acknowledged is ever lost).
+  /// `retryingRemembered` (the caller's `Cache-Control: no-cache`) tries bytes again that made
+  /// a worker fail before.
   func renderAndStore(
     _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
-    admission: WorkerPool.Admission? = nil, retryingRemembered: Bool = false
+    retryingRemembered: Bool = false
   ) async throws(ArtworkError) -> ArtworkAnswer {
     let created = try await render(
       bytes, declaredType: declaredType, options: options, retryingRemembered: retryingRemembered)
-    admission?.release()
     return try await locks.holding(created.key.id) { () throws(ArtworkError) in
       try await store(created, sourceURL: nil)
     }

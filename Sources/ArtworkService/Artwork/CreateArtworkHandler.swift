@@ -14,7 +14,8 @@ struct CreateArtworkHandler: RouteHandler {
   let response: ArtworkResponse
   let metrics: Metrics
 
-  /// The input form (415) and an upload's admission to the workers (503), from the head.
+  /// The input form (415), and for an upload whether the workers would take its job (503),
+  /// from the head.
   func check(_ head: inout HTTPRequestHead) throws(ArtworkError) -> WriteContext {
     try BodyCheck.upload(head, workers: workers)
   }
@@ -42,7 +43,7 @@ struct CreateArtworkHandler: RouteHandler {
     switch parsed.source {
     case .upload(let bytes, let declaredType):
       let answer = try await renderer.renderAndStore(
-        bytes, declaredType: declaredType, options: options, admission: context.admission,
+        bytes, declaredType: declaredType, options: options,
         retryingRemembered: RequestPreferences(request.headers).revalidate)
       return response.make(answer, sourceURL: nil)
     case .url(let url):

@@ -53,18 +53,22 @@ final class Authenticator: Sendable {
 
   /// Checks `tokens` and, when `file` is set, the tokens read from it (`fileTokens`), each
   /// caller limited to `rate` requests a minute (0: no limit).
-  init(tokens: [APIToken], file: String? = nil, fileTokens: [APIToken] = [], rate: Int = 0) {
+  init(
+    tokens: [APIToken], file: String? = nil, fileTokens: [APIToken] = [], rate: Int = 0,
+    networks: ClientNetworks = .standard
+  ) {
     fixed = tokens
     self.file = file
     self.rate = rate
     isEnabled = !tokens.isEmpty || file != nil
-    failures = isEnabled && rate > 0 ? FailedTokenLimit(perMinute: rate) : nil
+    failures =
+      isEnabled && rate > 0 ? FailedTokenLimit(perMinute: rate, networks: networks) : nil
     current = Mutex(TokenSet.make(tokens + fileTokens, rate: rate, previous: nil))
   }
 
-  /// The `.rateLimited` error when `address` has sent more requests with a missing or wrong
-  /// token than its `ARTWORK_API_RATE` allows: every write request from it is refused until
-  /// `Retry-After` (whatever its token, so the answer tells no right guess from a wrong one).
+  /// The `.rateLimited` error when `address`'s network has sent more requests with a missing or
+  /// wrong token than its `ARTWORK_API_RATE` allows: such requests from it are refused until
+  /// `Retry-After` (a valid token is never asked about this: `CallerCheck`).
   func addressRefusal(_ address: String?) -> ArtworkError? {
     guard let failures, let wait = failures.wait(address) else { return nil }
     return Self.addressLimited(failures, wait: wait)
@@ -81,9 +85,9 @@ final class Authenticator: Sendable {
     let rate = failures.perMinute
     return ArtworkError(
       .rateLimited,
-      "Too many requests with a missing or wrong token came from this address: it may send "
-        + "\(rate) such request\(rate == 1 ? "" : "s") a minute (ARTWORK_API_RATE), and no "
-        + "write request is taken from it until then; retry in \(wait) s.",
+      "Too many requests with a missing or wrong token came from this network: it may send "
+        + "\(rate) such request\(rate == 1 ? "" : "s") a minute (ARTWORK_API_RATE), and none "
+        + "more is taken from it until then (a valid token is); retry in \(wait) s.",
       retryAfter: wait, members: [.int("limit_per_minute", rate)])
   }
 

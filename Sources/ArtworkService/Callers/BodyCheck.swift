@@ -3,23 +3,29 @@ import HTTP
 import ImageWorkers
 
 /// The head checks of the write routes, before any body byte is read: what the body's form
-/// must be, and an upload's admission to the image workers.
+/// must be, and whether an upload's job would find a place among the image workers.
 enum BodyCheck {
-  /// `POST /v1/artwork` and `POST /v1/thumbhash`: the input form (415), then an upload's
-  /// admission to the image workers (503 when the workers and their queue are spoken for). The
-  /// admission is held until its image is rendered, so upload bodies in memory never outnumber
-  /// what the workers and the queue can take.
+  /// `POST /v1/artwork` and `POST /v1/thumbhash`: the input form (415), then, for an upload,
+  /// whether the image workers would take its caller's job now (503 when the queue is full of
+  /// jobs this caller could not take the place of). The job is queued once the body is in: a
+  /// body on its way holds a place among its caller's arriving bodies (`BodyBudget`), never a
+  /// worker's, so a slow body delays no one else's image.
   static func upload(_ head: HTTPRequestHead, workers: WorkerPool) throws(ArtworkError)
     -> WriteContext
   {
     let form = try InputForm(contentType: head.headers["Content-Type"])
-    // A JSON body names a URL whose result may be remembered: it is admitted when its image
+    // A JSON body names a URL whose result may be remembered: its job is queued when its image
     // has been fetched.
     guard form != .json else { return WriteContext(form: form) }
-    guard let admission = workers.admit(share: CallerShare.of(head)) else {
+    try admitting(head, workers: workers)
+    return WriteContext(form: form)
+  }
+
+  /// Refuses (503) an upload of `head`'s caller whose job the image workers would not take now.
+  static func admitting(_ head: HTTPRequestHead, workers: WorkerPool) throws(ArtworkError) {
+    guard workers.wouldAccept(share: CallerShare.of(head)) else {
       throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
     }
-    return WriteContext(form: form, admission: admission)
   }
 
   /// `POST /v1/check` and `POST /v1/content`: a JSON body, else 415 with `refusal`, which says

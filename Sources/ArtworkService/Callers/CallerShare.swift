@@ -1,13 +1,22 @@
 import ArtworkCore
 import HTTP
 
-/// Whose share of the service a request uses (`WorkShare`): its token's name, or for an
-/// anonymous caller its client address. The workers' queue, their admissions, the fetch pool
-/// and the pending waits are shared out by it.
+/// Whose share of the service a request uses (`WorkShare`): its token's name, from any address,
+/// or for an anonymous caller its client's network (`ClientNetworks`: a /24 or a /64 by
+/// default), so that a hundred addresses of one network are one share. The workers' queue, the
+/// bodies arriving and their memory, the fetch pool and the pending waits are shared out by
+/// it. `CallerCheck` names it on the head (`HTTPRequestHead.share`) for every write route.
 enum CallerShare {
+  /// The share of a caller named `caller` (a token's name, or nil) whose client is `address`.
+  static func named(_ caller: String?, address: String?, networks: ClientNetworks) -> String {
+    if let caller, caller != APIToken.anonymous { return caller }
+    return "network " + networks.key(address ?? "unknown")
+  }
+
+  /// The share `CallerCheck` named on `head` (else the client's network by the standard
+  /// prefixes).
   static func of(_ head: HTTPRequestHead) -> String {
-    if let caller = head.caller, caller != APIToken.anonymous { return caller }
-    return "address " + (head.remoteAddress ?? "unknown")
+    head.share ?? named(head.caller, address: head.remoteAddress, networks: .standard)
   }
 }
 

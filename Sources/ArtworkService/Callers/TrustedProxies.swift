@@ -2,7 +2,8 @@ import ArtworkCore
 import HTTP
 import SafeFetch
 
-/// The reverse proxies whose `X-Forwarded-For` is believed (`ARTWORK_TRUSTED_PROXIES`).
+/// The reverse proxies whose `X-Forwarded-For` is believed (`ARTWORK_TRUSTED_PROXIES`; by
+/// default loopback, `127.0.0.0/8` and `::1`: a proxy on the same host, as Caddy is deployed).
 ///
 /// Each proxy appends the address it was connected from to the field, so reading it from the
 /// right, every entry up to the first address that is not a trusted proxy was written by a
@@ -14,8 +15,13 @@ struct TrustedProxies: Sendable {
   /// The networks (a bare address is a /32 or /128) trusted to name the client.
   let networks: [IPNetwork]
 
-  /// No proxy is trusted: the peer is always the client.
+  /// No proxy is trusted: the peer is always the client (`ARTWORK_TRUSTED_PROXIES=none`).
   static let none = TrustedProxies(networks: [])
+
+  /// What `ARTWORK_TRUSTED_PROXIES` is when unset: a proxy on the same host. Only a process
+  /// on this host can connect from loopback, and one that can could do worse than name a
+  /// client; many web frameworks trust loopback proxies by default for the same reason.
+  static let loopback = ["127.0.0.0/8", "::1"]
 
   init(networks: [IPNetwork]) {
     self.networks = networks
@@ -35,6 +41,18 @@ struct TrustedProxies: Sendable {
   }
 
   var isEmpty: Bool { networks.isEmpty }
+
+  /// The networks, as the configuration summary and the warning write them (`none` for none).
+  var description: String {
+    networks.isEmpty ? "none" : networks.map(\.description).joined(separator: ",")
+  }
+
+  /// Whether the peer written as `peerText` is a trusted proxy (false for text that is not an
+  /// address).
+  func trusts(peerText: String) -> Bool {
+    guard let address = IPAddress(parsing: peerText) else { return false }
+    return trusts(address)
+  }
 
   /// Whether `address` is one of the trusted proxies (an IPv4-mapped IPv6 address as its IPv4
   /// address, as a dual-stack socket reports an IPv4 peer).

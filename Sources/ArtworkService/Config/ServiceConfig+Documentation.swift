@@ -66,9 +66,10 @@ extension ServiceConfig {
       "ARTWORK_API_RATE", "0",
       "Requests a minute each token may make on the write endpoints (a burst of that many, "
         + "then one every 60/N s); past it, 429 `rate-limited` with `Retry-After`. Requests with "
-        + "a missing or wrong token (401) count against their client address (an IPv6 address by "
-        + "its /64) at the same rate; past it, every write request from that address gets the "
-        + "429 until `Retry-After`, whatever its token. `0`: no limit."
+        + "a missing or wrong token (401) count against their client's network (see "
+        + "`ARTWORK_CLIENT_PREFIX_V4`) at the same rate; past it, such requests from that "
+        + "network get the 429 until `Retry-After`. A valid token is never refused for it. `0`: "
+        + "no limit."
     ),
     (
       "ARTWORK_ALLOW_ANONYMOUS", "0",
@@ -99,9 +100,11 @@ extension ServiceConfig {
     ),
     (
       "ARTWORK_QUEUE", "16",
-      "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After. Uploads "
-        + "are admitted from their headers only while the workers and this queue can take them, "
-        + "so at most this many plus `ARTWORK_WORKERS` upload bodies are held at once."
+      "Jobs that may wait for a worker; beyond that requests get 503 with Retry-After (a job of "
+        + "a caller with fewer waiting takes the place of the newest of the caller with the "
+        + "most). An upload's job is queued once its body is in; its head is refused at once "
+        + "when the job would be. One caller has at most this many plus `ARTWORK_WORKERS` "
+        + "bodies arriving at once."
     ),
     (
       "ARTWORK_FETCH_THREADS", "16",
@@ -164,25 +167,43 @@ extension ServiceConfig {
       "Concurrent HTTP connections. By default three quarters of the descriptors the process "
         + "may hold less 256, from 64 to 32768 (14744 at a limit of 20000, 512 at 1024); the "
         + "service raises its soft `RLIMIT_NOFILE` to the hard limit at start. One more takes "
-        + "the slot of the connection that has gone longest without a request: the oldest that "
+        + "the slot of another: the oldest connection without a whole first request head of the "
+        + "client network that holds the most of them, when it holds many (a 64th of the limit, "
+        + "8 at least); else the one that has gone longest without a request, the oldest that "
         + "has not sent a whole first request head (answered 503 and closed) or the one idle "
         + "longest between requests (closed without an answer), whichever has waited since "
-        + "earlier; when there is neither, it is answered 503 and closed at once. Near the limit (nine tenths of it) requests other than GET and HEAD are "
-        + "refused with 503 and `Retry-After`, so hosted images keep being served."
+        + "earlier; when there is neither, it is answered 503 and closed at once. Near the "
+        + "limit (nine tenths of it), a request other than GET and HEAD without a token, from a "
+        + "network that holds more than an equal share of the connections, is refused with 503 "
+        + "and `Retry-After`, so hosted images and the callers with tokens keep being served."
     ),
     (
-      "ARTWORK_TRUSTED_PROXIES", "(none)",
+      "ARTWORK_TRUSTED_PROXIES", "`127.0.0.0/8,::1`",
       "Comma-separated addresses or CIDRs of reverse proxies (`127.0.0.1`, `10.0.0.0/8`) whose "
         + "`X-Forwarded-For` names the client: from one of them, the client is the rightmost "
         + "address of that field that is not itself listed here; from any other peer the field "
-        + "is ignored. The client is the access log's `client` and what wrong tokens and an "
-        + "anonymous caller's share are counted by. Connections per client are still counted "
-        + "by peer."
+        + "is ignored (a warning says so, once). Unset, loopback: a proxy on the same host; "
+        + "`none` trusts nobody. The client is the access log's `client` and what wrong tokens "
+        + "and an anonymous caller's share are counted by. Connections per client are still "
+        + "counted by peer."
     ),
     (
       "ARTWORK_MAX_CONNECTIONS_PER_CLIENT", "256",
-      "Concurrent connections from one client address; one more is answered 429 and closed. "
-        + "Behind a proxy that connects from one address, set it to `ARTWORK_MAX_CONNECTIONS`."
+      "Concurrent connections from one client network (the peer's, see "
+        + "`ARTWORK_CLIENT_PREFIX_V4`); one more is answered 429 and closed. Behind a proxy "
+        + "that connects from one address, set it to `ARTWORK_MAX_CONNECTIONS`."
+    ),
+    (
+      "ARTWORK_CLIENT_PREFIX_V4", "24",
+      "Leading bits of an IPv4 address that make a client's network (8 to 32): an anonymous "
+        + "caller's share of the workers, fetches, waits and body memory, the connections per "
+        + "client and the count of wrong tokens are all kept per network, so that many "
+        + "addresses of one block are one client. `32`: each address its own."
+    ),
+    (
+      "ARTWORK_CLIENT_PREFIX_V6", "64",
+      "The same for an IPv6 address (16 to 128): a /64 is what one host is given, and it can "
+        + "use every address in it."
     ),
     (
       "ARTWORK_HEAD_TIMEOUT", "10s",
@@ -219,8 +240,10 @@ extension ServiceConfig {
     (
       "ARTWORK_BODY_MEMORY", "what the workers and the queue can use",
       "Memory all request bodies held at once may use; beyond it uploads get 503 from their "
-        + "headers. By default (`ARTWORK_WORKERS` + `ARTWORK_QUEUE`) upload bodies of the "
-        + "largest size, plus 16 MiB for the JSON routes: about 54 MB on 2 cores."
+        + "headers. One caller may hold three quarters of it, and half of the last quarter "
+        + "while others hold less than an equal share; a caller holding none may take the "
+        + "rest. By default (`ARTWORK_WORKERS` + `ARTWORK_QUEUE`) upload bodies of the largest "
+        + "size, plus 16 MiB for the JSON routes: about 54 MB on 2 cores."
     ),
     (
       "ARTWORK_IMAGE_CACHE_BYTES", "33554432",

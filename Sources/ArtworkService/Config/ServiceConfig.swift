@@ -62,6 +62,9 @@ public struct ServiceConfig: Sendable {
   var privateSourceList: PrivateSourceAllowList
   /// The reverse proxies whose `X-Forwarded-For` names the client (`ARTWORK_TRUSTED_PROXIES`).
   var trustedProxies: TrustedProxies
+  /// How client addresses group into the networks that hold a share of the service
+  /// (`ARTWORK_CLIENT_PREFIX_V4`, `ARTWORK_CLIENT_PREFIX_V6`).
+  var clientNetworks: ClientNetworks
   /// Query parameters whose values are written down as `REDACTED`.
   var secretParameters: SecretParameters
   /// The key of the hash that names URL cache records (`ARTWORK_CACHE_KEY`).
@@ -195,9 +198,17 @@ public struct ServiceConfig: Sendable {
     for problem in allowListProblems { reader.problem(problem) }
     secretParameters = Self.readSecretParameters(&reader)
     var proxyProblems: [String] = []
-    trustedProxies = TrustedProxies(
-      parsing: Self.list(reader.text("ARTWORK_TRUSTED_PROXIES")), problems: &proxyProblems)
+    let proxies = reader.text("ARTWORK_TRUSTED_PROXIES")
+    trustedProxies =
+      proxies?.lowercased() == "none"
+      ? .none
+      : TrustedProxies(
+        parsing: proxies.map { Self.list($0) } ?? TrustedProxies.loopback,
+        problems: &proxyProblems)
     for problem in proxyProblems { reader.problem(problem) }
+    clientNetworks = ClientNetworks(
+      v4Prefix: reader.integer("ARTWORK_CLIENT_PREFIX_V4", default: 24, range: 8...32),
+      v6Prefix: reader.integer("ARTWORK_CLIENT_PREFIX_V6", default: 64, range: 16...128))
     cacheKey =
       reader.text("ARTWORK_CACHE_KEY").flatMap { $0.isEmpty ? nil : Array($0.utf8) }
       ?? Self.defaultCacheKey

@@ -25,8 +25,7 @@ struct ProviderArtwork: Sendable {
 
   /// The artwork of `source` framed for `options`, within `seconds`.
   func fill(
-    _ source: ImageSource, options: ArtworkOptions, seconds: Int, revalidate: Bool,
-    admission: WorkerPool.Admission?
+    _ source: ImageSource, options: ArtworkOptions, seconds: Int, revalidate: Bool
   ) async -> Fill {
     switch source {
     case .none(let reason):
@@ -36,8 +35,7 @@ struct ProviderArtwork: Sendable {
         within: seconds, remembered: { () throws(ArtworkError) -> ArtworkAnswer? in nil },
         { [renderer] () throws(ArtworkError) in
           try await renderer.renderAndStore(
-            bytes, declaredType: contentType.map(mediaTypeEssence), options: options,
-            admission: admission)
+            bytes, declaredType: contentType.map(mediaTypeEssence), options: options)
         })
       return finished(outcome.map { ($0, nil) }, last: nil)
     case .url(let url, let fallback):

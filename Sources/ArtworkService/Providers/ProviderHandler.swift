@@ -29,14 +29,12 @@ struct ProviderHandler: RouteHandler {
 
   struct Context: Sendable {
     var provider: Provider
-    /// Plex's place among the image workers' jobs, taken from the head as an upload's is.
-    var admission: WorkerPool.Admission?
     var limit: Int
   }
 
   /// The provider (404 listing the known ones), the body's declared size against what the
-  /// provider sends (413), and for a multipart body that may carry an image, its admission to
-  /// the workers (503).
+  /// provider sends (413), and for a multipart body that may carry an image, whether the
+  /// workers would take its job (503), as for an upload.
   func check(_ head: inout HTTPRequestHead) throws(ArtworkError) -> Context {
     let name = head.path.split(separator: "/").last.map(String.init) ?? ""
     let provider = try Provider.named(name)
@@ -48,10 +46,8 @@ struct ProviderHandler: RouteHandler {
     guard provider.sendsImages, multipart else {
       return Context(provider: provider, limit: limit)
     }
-    guard let admission = workers.admit(share: CallerShare.of(head)) else {
-      throw ArtworkError(.busy, "The image queue is full; retry in a second.", retryAfter: 1)
-    }
-    return Context(provider: provider, admission: admission, limit: limit)
+    try BodyCheck.admitting(head, workers: workers)
+    return Context(provider: provider, limit: limit)
   }
 
   func handle(_ request: HTTPRequest, _ context: Context) async throws(ArtworkError)
@@ -82,9 +78,7 @@ struct ProviderHandler: RouteHandler {
     // deadline: a failure or a slow origin is reported, never a 503.
     let seconds = artwork.wait.granted(preferences.wait ?? RequestPreferences.maxWait) ?? 0
     let fill = await artwork.fill(
-      event.image, options: options, seconds: seconds, revalidate: preferences.revalidate,
-      admission: context.admission)
-    context.admission?.release()
+      event.image, options: options, seconds: seconds, revalidate: preferences.revalidate)
     metrics.recordProviderEvent(provider: provider.rawValue, status: fill.status)
 
     var headers = [("Artwork-Status", fill.status)]

@@ -6,7 +6,10 @@ extension ArtworkApp {
   func router() -> Router {
     var routes = ServiceRouter(errors: errors)
     let urls = config.hostedURLs
-    let caller = CallerCheck(authenticator: authenticator, metrics: metrics)
+    let forwarding = ForwardingNotice(proxies: config.trustedProxies, logger: logger)
+    let caller = CallerCheck(
+      authenticator: authenticator, metrics: metrics, networks: config.clientNetworks,
+      forwarding: forwarding)
     let upload = UploadLimit(maxSourceBytes: config.maxSourceBytes)
     let tooLarge: @Sendable (Int?) -> String = { upload.tooLarge(declared: $0) }
     let facts = ImageFactsStore(storage: storage, processor: processor, logger: logger)
@@ -48,7 +51,9 @@ extension ArtworkApp {
         wait: wait, urls: urls, metrics: metrics, logger: logger))
     routes.add(
       .post, "/v1/providers/{provider}", maxBodyBytes: upload.bodyBytes, bodyTooLarge: tooLarge,
-      authorize: CallerCheck(authenticator: authenticator, metrics: metrics, webhook: true),
+      authorize: CallerCheck(
+        authenticator: authenticator, metrics: metrics, networks: config.clientNetworks,
+        forwarding: forwarding, webhook: true),
       ProviderHandler(
         workers: processor.workers,
         artwork: ProviderArtwork(

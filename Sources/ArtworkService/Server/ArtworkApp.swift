@@ -64,7 +64,7 @@ public final class ArtworkApp: Sendable {
       workers: workers, maxSourceBytes: config.maxSourceBytes, maxPixels: config.maxPixels)
     self.authenticator = Authenticator(
       tokens: config.apiTokens, file: config.apiTokensFile, fileTokens: config.fileTokens,
-      rate: config.apiRate)
+      rate: config.apiRate, networks: config.clientNetworks)
     self.hotImages = HotImageCache(budget: config.imageCacheBytes)
     // Fetches wait on the network on their own threads, never on the image workers.
     let fetchPool = FetchPool(threads: config.fetchThreads, queueLimit: config.fetchThreads * 16)

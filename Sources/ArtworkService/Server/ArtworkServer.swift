@@ -43,6 +43,9 @@ public final class ArtworkServer: Sendable {
     configuration.threadCount = config.httpThreads
     configuration.maxConnections = config.maxConnections
     configuration.maxConnectionsPerAddress = config.maxConnectionsPerClient
+    configuration.clientNetworks = config.clientNetworks
+    // A caller's bodies arriving at once: as many as the workers and their queue can take.
+    configuration.maxBodiesArrivingPerShare = config.workers + config.queueLimit
     configuration.connectionSettings = (
       "ARTWORK_MAX_CONNECTIONS", "ARTWORK_MAX_CONNECTIONS_PER_CLIENT"
     )
@@ -60,13 +63,14 @@ public final class ArtworkServer: Sendable {
     }
     if !config.trustedProxies.isEmpty {
       let proxies = config.trustedProxies
+      configuration.speaksForClients = { peer in proxies.trusts(peerText: peer) }
       configuration.clientAddress = { peer, headers in
         proxies.client(peer: peer, headers: headers)
       }
     }
     let metrics = app.metrics
     configuration.accessLog = { record in
-      // The caller is a configured token's name (set by `checkCredentials`), else anonymous.
+      // The caller is a configured token's name (set by `CallerCheck`), else anonymous.
       let caller = record.caller ?? APIToken.anonymous
       metrics.countRequest(
         route: record.route ?? "other", status: record.status, caller: caller,

@@ -20,7 +20,6 @@ public final class WorkerPool: Sendable {
   private let idle = Mutex<[WorkerProcess]>([])
   private let failed: FailedInputs
   private let events: @Sendable (WorkerEvent) -> Void
-  private let admissions: Admissions
 
   /// Starts every worker and waits until each is ready (locked down); throws when one cannot
   /// start, so that a service never runs without containment.
@@ -32,7 +31,6 @@ public final class WorkerPool: Sendable {
     self.settings = settings
     self.events = events
     failed = FailedInputs(lifetime: settings.failureMemory)
-    admissions = Admissions(capacity: max(1, settings.count) + max(0, settings.queueLimit))
     threads = BlockingPool(
       name: "artwork-img", threads: settings.count, queueLimit: settings.queueLimit,
       refusal: "the image queue is full; retry in a second", prestart: true)
@@ -45,14 +43,11 @@ public final class WorkerPool: Sendable {
   /// Whether a job submitted now would be refused (every worker busy and the queue full).
   public var isFull: Bool { threads.isFull }
 
-  /// An admission for an upload of `share` (its caller), or nil when the workers and their
-  /// queue are spoken for (and this caller holds its share of them: `Admissions`).
-  public func admit(share: String = "") -> Admission? {
-    admissions.take(share) ? Admission(admissions, share: share) : nil
-  }
-
-  /// Admissions out now (uploads between their head and their end).
-  public var admitted: Int { admissions.count }
+  /// Whether a job of `share` (its caller) would be taken now: a worker or a place in the queue
+  /// is free, or the queue holds a job of another share with more waiting that gives way
+  /// (`BlockingPool.wouldAccept`). An upload asks from its head, so that one refused anyway is
+  /// refused before its body comes; its job is queued once the body is in.
+  public func wouldAccept(share: String?) -> Bool { threads.wouldAccept(share: share) }
 
   /// Jobs running and waiting.
   public var stats: PoolStats { threads.stats }

@@ -105,11 +105,11 @@ import Testing
     #expect(Set(authenticator.callerNames) == ["relay", "plex", "anonymous"])
   }
 
-  /// Missing or wrong tokens count against their address at `ARTWORK_API_RATE`: past it the
-  /// 401 becomes a 429 with `Retry-After`, and then every request from the address is refused
-  /// before its token is looked at, a valid one too. Another address, and a valid token's
-  /// bucket, are untouched; a valid token takes nothing from its address.
-  @Test func wrongTokensCountAgainstTheirAddress() throws {
+  /// Missing or wrong tokens count against their network at `ARTWORK_API_RATE`: past it the
+  /// 401 becomes a 429 with `Retry-After`, for every missing or wrong token from that network.
+  /// A valid token is never refused for it, from any address of the network, and takes nothing
+  /// from it; another network, and a valid token's own bucket, are untouched.
+  @Test func wrongTokensCountAgainstTheirNetworkAndNeverLockOutAValidOne() throws {
     let authenticator = Authenticator(tokens: [Self.relay], rate: 2)
     let metrics = Metrics()
     let check = CallerCheck(authenticator: authenticator, metrics: metrics)
@@ -122,32 +122,38 @@ import Testing
       else { return 0 }
       do {
         try check.authorize(&head)
+        #expect(head.share == Self.relay.name && head.hasCredential)
         return 200
       } catch {
         if error.kind == .rateLimited {
           #expect(error.retryAfter.map { (1...60).contains($0) } == true, "\(error)")
         }
+        // Refused for its own token's rate: its share is the token's; else its network's.
+        let network = "network " + address.split(separator: ".").prefix(3).joined(separator: ".")
+        #expect(head.share == (head.hasCredential ? Self.relay.name : network + ".0/24"))
         return error.kind.status
       }
     }
     let good = Self.relay.secret
-    // The valid token from the attacker's address takes nothing from it.
+    // The valid token from the attacker's network takes nothing from it.
     #expect(status(good, from: "192.0.2.7") == 200)
     #expect(status("guess-0000000000000000", from: "192.0.2.7") == 401)
-    #expect(status(nil, from: "192.0.2.7") == 401)
-    #expect(status("guess-0000000000000001", from: "192.0.2.7") == 429)
-    // Over the limit, the answer is the same for a right token as for a wrong one.
-    #expect(status(good, from: "192.0.2.7") == 429)
+    #expect(status(nil, from: "192.0.2.9") == 401)
+    // Another address of the same /24 is the same network.
+    #expect(status("guess-0000000000000001", from: "192.0.2.200") == 429)
     #expect(status("guess-0000000000000002", from: "192.0.2.7") == 429)
-    // Another address is its own; the relay's own bucket (2) still has one request.
-    #expect(status(good, from: "192.0.2.8") == 200)
-    #expect(status("guess-0000000000000003", from: "192.0.2.8") == 401)
+    // Over the limit, a valid token still gets in, from any address of the network: the
+    // relay behind the same proxy or NAT is never locked out by another client's guesses.
+    #expect(status(good, from: "192.0.2.7") == 200)
+    #expect(status(good, from: "192.0.2.8") == 429, "the relay's own bucket (2) is spent")
+    // Another network is its own.
+    #expect(status("guess-0000000000000003", from: "192.0.3.8") == 401)
     #expect(metrics.value(Metrics.tokenRefusals, ["401"]) == 3)
-    #expect(metrics.value(Metrics.tokenRefusals, ["429"]) == 3)
-    #expect(metrics.value(Metrics.rateLimited, [Self.relay.name]) == 0)
-    let refusal = try #require(authenticator.addressRefusal("192.0.2.7"))
+    #expect(metrics.value(Metrics.tokenRefusals, ["429"]) == 2)
+    #expect(metrics.value(Metrics.rateLimited, [Self.relay.name]) == 1)
+    let refusal = try #require(authenticator.addressRefusal("192.0.2.77"))
     #expect(refusal.detail.contains("2 such requests a minute (ARTWORK_API_RATE)"), "\(refusal)")
-    #expect(!refusal.detail.contains("192.0.2.7"))
+    #expect(!refusal.detail.contains("192.0.2"))
 
     // No rate: nothing is limited; no token configured: nothing to get wrong.
     let open = Authenticator(tokens: [Self.relay], rate: 0)
@@ -155,25 +161,32 @@ import Testing
     #expect(Authenticator(tokens: [], rate: 5).failures == nil)
   }
 
-  /// An IPv6 client is counted by its /64, the block one machine is given; IPv4 by its address.
-  @Test func anIPv6ClientIsCountedByItsBlock() {
-    #expect(FailedTokenLimit.key("2001:db8:0:1:aaaa::1") == "2001:db8:0:1::/64")
-    #expect(FailedTokenLimit.key("2001:db8:0:1:ffff:1:2:3") == "2001:db8:0:1::/64")
-    #expect(FailedTokenLimit.key("2001:db8:0:2::1") == "2001:db8:0:2::/64")
-    #expect(FailedTokenLimit.key("::1") == "0:0:0:0::/64")
-    #expect(FailedTokenLimit.key("203.0.113.9") == "203.0.113.9")
-    #expect(FailedTokenLimit.key(nil) == "unknown")
+  /// A client is counted by its network: an IPv4 address by its /24, an IPv6 one by its /64
+  /// (the block one machine is given), or as the prefixes are set.
+  @Test func aClientIsCountedByItsNetwork() {
     let limit = FailedTokenLimit(perMinute: 1)
+    #expect(limit.key("2001:db8:0:1:aaaa::1") == "2001:db8:0:1::/64")
+    #expect(limit.key("2001:db8:0:1:ffff:1:2:3") == "2001:db8:0:1::/64")
+    #expect(limit.key("2001:db8:0:2::1") == "2001:db8:0:2::/64")
+    #expect(limit.key("::1") == "::/64")
+    #expect(limit.key("203.0.113.9") == "203.0.113.0/24")
+    #expect(limit.key(nil) == "unknown")
     let now = ContinuousClock.now
     #expect(limit.fail("2001:db8:0:1::5", at: now) == nil)
     #expect(limit.fail("2001:db8:0:1::6", at: now) != nil)
     #expect(limit.wait("2001:db8:0:2::6", at: now) == nil)
+    #expect(limit.fail("203.0.113.9", at: now) == nil)
+    #expect(limit.wait("203.0.113.10", at: now) != nil)
+    let exact = FailedTokenLimit(perMinute: 1, networks: .addresses)
+    #expect(exact.key("203.0.113.9") == "203.0.113.9/32")
+    #expect(exact.fail("203.0.113.9", at: now) == nil)
+    #expect(exact.wait("203.0.113.10", at: now) == nil)
   }
 
-  /// The addresses kept are bounded: full buckets are forgotten first, then the half nearest
-  /// to full; an address in debt is remembered over one that is not.
-  @Test func theAddressesKeptAreBounded() {
-    let limit = FailedTokenLimit(perMinute: 1, capacity: 4)
+  /// The networks kept are bounded: full buckets are forgotten first, then the half nearest
+  /// to full; a network in debt is remembered over one that is not.
+  @Test func theNetworksKeptAreBounded() {
+    let limit = FailedTokenLimit(perMinute: 1, capacity: 4, networks: .addresses)
     let start = ContinuousClock.now
     // Four addresses in debt for a minute, one a second apart.
     for index in 0..<4 {

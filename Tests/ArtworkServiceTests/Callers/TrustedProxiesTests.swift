@@ -66,7 +66,17 @@ import Testing
   @Test func theConfigurationReadsTheList() throws {
     let config = try ServiceConfig(environment: ["ARTWORK_TRUSTED_PROXIES": "127.0.0.2, fd00::/8"])
     #expect(config.trustedProxies.networks.map(\.description) == ["127.0.0.2/32", "fd00::/8"])
-    #expect(try ServiceConfig(environment: [:]).trustedProxies.isEmpty)
+    // Unset: a proxy on the same host; `none`: nobody.
+    let loopback = try ServiceConfig(environment: [:]).trustedProxies
+    #expect(loopback.networks.map(\.description) == ["127.0.0.0/8", "::1/128"])
+    #expect(loopback.trusts(peerText: "127.0.0.1") && loopback.trusts(peerText: "::1"))
+    #expect(loopback.trusts(peerText: "::ffff:127.0.0.1"))
+    #expect(!loopback.trusts(peerText: "192.0.2.1") && !loopback.trusts(peerText: "fe80::1"))
+    #expect(!loopback.trusts(peerText: "unknown"))
+    for none in ["none", "NONE", " none "] {
+      #expect(
+        try ServiceConfig(environment: ["ARTWORK_TRUSTED_PROXIES": none]).trustedProxies.isEmpty)
+    }
     #expect(throws: ConfigError.self) {
       try ServiceConfig(environment: ["ARTWORK_TRUSTED_PROXIES": "everyone"])
     }

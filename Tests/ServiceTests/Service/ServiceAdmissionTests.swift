@@ -17,9 +17,11 @@ import Testing
     let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
     try await ServiceHarness.run(environment, logSink: sink) { service in
       let pool = service.server.app.processor.workers
-      // Hold the only admission (one worker, no queue), as an upload in progress would.
-      var held = pool.admit()
-      #expect(held != nil && pool.admit() == nil)
+      // Hold the only worker (one worker, no queue), as an image in progress would.
+      let gate = DispatchSemaphore(value: 0)
+      let holding = Task { try await pool.occupy { gate.wait() } }
+      while pool.stats.busy < 1 { try await Task.sleep(for: .milliseconds(5)) }
+      #expect(!pool.wouldAccept(share: "network 127.0.0.0/24"))
 
       let image = Fixtures.bytes("coffee.jpg")
       // Three at once: each is held for its Retry-After, then answered.
@@ -33,7 +35,7 @@ import Testing
         #expect(refused.header("Connection")?.lowercased() == "close")
       }
       // Nothing was decoded or stored, and the refusals were counted.
-      #expect(pool.stats.busy == 0 && pool.stats.queued == 0 && pool.admitted == 1)
+      #expect(pool.stats.busy == 1 && pool.stats.queued == 0)
       let objects = service.storage.appendingPathComponent("objects")
       #expect(
         ((try? FileManager.default.subpathsOfDirectory(atPath: objects.path)) ?? []).filter {
@@ -46,20 +48,12 @@ import Testing
       #expect(logged.count == 1)
       #expect(!lines.withLock { $0 }.contains { $0.contains(#""level":"error""#) })
 
-      held = nil
-      #expect(pool.admitted == 0)
+      gate.signal()
+      try await holding.value
+      #expect(pool.wouldAccept(share: "network 127.0.0.0/24"))
       let accepted = try await service.upload(image)
       #expect(accepted.status == 201, "\(accepted.text)")
-      // An upload gives its place back once rendered (it was, so the place is free), and a
-      // place given back early is not given back again when it goes.
-      #expect(pool.admitted == 0)
-      var early = pool.admit()
-      early?.release()
-      early?.release()
-      #expect(pool.admitted == 0)
-      early = nil
-      held = pool.admit()
-      #expect(held != nil && pool.admit() == nil)
+      #expect(pool.stats.busy == 0 && pool.stats.queued == 0)
     }
   }
 }
