@@ -104,6 +104,7 @@ class Service:
             "ARTWORK_PUBLIC_URL": f"http://127.0.0.1:{self.port}",
             "ARTWORK_STORAGE": os.path.join(self.dir, "data"),
             "ARTWORK_LOG_LEVEL": "error",
+            "ARTWORK_SHUTDOWN_GRACE": "1s",
         }
         full.update(env)
         command = [binary, "serve"]
@@ -176,11 +177,14 @@ class Phase:
     def __init__(self, scenario, name):
         self.scenario, self.name = scenario, name
         self.good, self.statuses, self.seconds = 0, {}, []
+        self.first_bad = None
 
-    def add(self, good, status, seconds):
+    def add(self, good, status, seconds, body=b""):
         self.good += 1 if good else 0
         self.statuses[status] = self.statuses.get(status, 0) + 1
         self.seconds.append(seconds)
+        if not good and self.first_bad is None:
+            self.first_bad = f"{status} {body[:300].decode('utf-8', 'replace')}"
 
     def result(self):
         total = sum(self.statuses.values())
@@ -189,19 +193,21 @@ class Phase:
             "rate": self.good / total if total else 0.0,
             "median_s": statistics.median(self.seconds) if self.seconds else None,
             "statuses": {str(k): v for k, v in sorted(self.statuses.items(), key=str)},
+            "first_bad": self.first_bad,
         }
 
 
 def victim_uploads(scenario, port, count, token=None, source=VICTIM, name="uploads"):
     phase = Phase(scenario, name)
     for _ in range(count):
+        body = b""
         try:
-            status, _, _, seconds = request(
+            status, _, body, seconds = request(
                 port, "POST", "/v1/artwork?shape=poster&size=400", COFFEE,
                 upload_headers(token), source=source)
         except OSError as error:
             status, seconds = f"error {type(error).__name__}", 0.0
-        phase.add(status == 201, status, seconds)
+        phase.add(status == 201, status, seconds, body)
     return phase
 
 
@@ -209,12 +215,13 @@ def victim_url_creates(scenario, port, origin, count, token=None, tag="u"):
     phase = Phase(scenario, "URL creates")
     for i in range(count):
         body = json.dumps({"url": origin.url(f"/image.jpg?{tag}={i}-{time.time_ns()}")})
+        answer = b""
         try:
-            status, _, _, seconds = request(port, "POST", "/v1/artwork?shape=poster&size=400",
-                                            body, json_headers(token))
+            status, _, answer, seconds = request(
+                port, "POST", "/v1/artwork?shape=poster&size=400", body, json_headers(token))
         except OSError as error:
             status, seconds = f"error {type(error).__name__}", 0.0
-        phase.add(status == 201, status, seconds)
+        phase.add(status == 201, status, seconds, answer)
     return phase
 
 
@@ -222,13 +229,16 @@ def victim_contents(scenario, port, origin, count, token=None):
     phase = Phase(scenario, "content wait=3 ready")
     for i in range(count):
         body = json.dumps({"image_url": origin.url(f"/image.jpg?c={i}-{time.time_ns()}")})
+        answer = b""
         try:
-            status, headers, _, seconds = request(port, "POST", "/v1/content?size=400", body,
-                                                  json_headers(token, wait=3))
+            status, headers, answer, seconds = request(
+                port, "POST", "/v1/content?size=400", body, json_headers(token, wait=3))
             ready = status == 200 and headers.get("Artwork-Status") == "ready"
+            if not ready:
+                answer = f"Artwork-Status: {headers.get('Artwork-Status')} ".encode() + answer
         except OSError as error:
             status, ready, seconds = f"error {type(error).__name__}", False, 0.0
-        phase.add(ready, status, seconds)
+        phase.add(ready, status, seconds, answer)
     return phase
 
 
@@ -255,10 +265,14 @@ class Attack:
                 self.counts[outcome] = self.counts.get(outcome, 0) + 1
 
     def end(self):
+        """Stops the attack and answers what the attackers got. Threads still inside a slow
+        request are left to end with the service (they are daemons)."""
         self.stop.set()
+        deadline = time.monotonic() + 2
         for thread in self.threads:
-            thread.join(timeout=30)
-        return {str(k): v for k, v in self.counts.items()}
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        with self.lock:
+            return {str(k): v for k, v in self.counts.items()}
 
 
 def heavy_upload(port, heavy):
@@ -397,43 +411,59 @@ def scenario_silent(binary, networks):
 
 
 def scenario_proxy(binary):
-    caddy = shutil.which("caddy")
+    """Caddy on the same host in front, once with the service's defaults and once trusting no
+    proxy: one client's 36 wrong tokens, then the relay's valid one from another /24 and from
+    the same /24 as that client."""
+    caddy = os.environ.get("CADDY") or shutil.which("caddy")
     if not caddy:
         raise RuntimeError("caddy is not installed (scripts/deploy-tools)")
-    service = Service(binary, {"ARTWORK_API_TOKENS": f"relay:{TOKEN}", "ARTWORK_API_RATE": "30"})
-    home = tempfile.mkdtemp(prefix="artwork-proxy-")
-    proxy_port = free_port()
-    with open(os.path.join(home, "Caddyfile"), "w") as f:
-        f.write("{\n\tadmin off\n\tauto_https off\n}\n"
-                f"http://127.0.0.1:{proxy_port} {{\n"
-                f"\treverse_proxy 127.0.0.1:{service.port}\n}}\n")
-    proxy = subprocess.Popen(
-        [caddy, "run", "--config", os.path.join(home, "Caddyfile"), "--adapter", "caddyfile"],
-        env={"HOME": home, "XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home,
-             "PATH": os.environ.get("PATH", "")},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                if request(proxy_port, "GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        wrong = {}
-        for _ in range(36):
-            status = request(proxy_port, "POST", "/v1/artwork", COFFEE,
-                             upload_headers("wrong-token-0123456789abcdef"),
-                             source="127.0.0.9")[0]
-            wrong[status] = wrong.get(status, 0) + 1
-        phase = victim_uploads("proxy", proxy_port, 10, token=TOKEN,
-                               name="relay token uploads")
-        return [phase], {"wrong tokens": {str(k): v for k, v in wrong.items()}}
-    finally:
-        proxy.terminate()
-        proxy.wait()
-        service.stop()
-        shutil.rmtree(home, ignore_errors=True)
+    phases, attacks = [], {}
+    for label, extra in (("defaults", {}), ("trusting none", {"ARTWORK_TRUSTED_PROXIES": "none"})):
+        env = {"ARTWORK_API_TOKENS": f"relay:{TOKEN}", "ARTWORK_API_RATE": "30"}
+        env.update(extra)
+        try:
+            service = Service(binary, env)
+        except RuntimeError:
+            # A build from before `none` trusted nobody when the variable was unset.
+            env.pop("ARTWORK_TRUSTED_PROXIES", None)
+            service = Service(binary, env)
+        home = tempfile.mkdtemp(prefix="artwork-proxy-")
+        proxy_port = free_port()
+        with open(os.path.join(home, "Caddyfile"), "w") as f:
+            f.write("{\n\tadmin off\n\tauto_https off\n}\n"
+                    f"http://127.0.0.1:{proxy_port} {{\n"
+                    f"\treverse_proxy 127.0.0.1:{service.port}\n}}\n")
+        proxy = subprocess.Popen(
+            [caddy, "run", "--config", os.path.join(home, "Caddyfile"), "--adapter", "caddyfile"],
+            env={"HOME": home, "XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home,
+                 "PATH": os.environ.get("PATH", "")},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 20
+            while time.time() < deadline:
+                try:
+                    if request(proxy_port, "GET", "/healthz")[0] == 200:
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            wrong = {}
+            for _ in range(36):
+                status = request(proxy_port, "POST", "/v1/artwork", COFFEE,
+                                 upload_headers("wrong-token-0123456789abcdef"),
+                                 source="127.0.0.9")[0]
+                wrong[str(status)] = wrong.get(str(status), 0) + 1
+            attacks[label] = {"wrong tokens": wrong}
+            phases.append(victim_uploads("proxy", proxy_port, 10, token=TOKEN,
+                                         name=f"{label}: relay from another /24"))
+            phases.append(victim_uploads("proxy", proxy_port, 10, token=TOKEN,
+                                         source="127.0.0.10",
+                                         name=f"{label}: relay from the same /24"))
+        finally:
+            proxy.terminate()
+            proxy.wait()
+            service.stop()
+            shutil.rmtree(home, ignore_errors=True)
+    return phases, attacks
 
 
 def make_heavy():
@@ -462,8 +492,9 @@ SCENARIOS = {
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__.strip().splitlines()[-3])
+    if len(sys.argv) < 2 or any(name not in SCENARIOS for name in sys.argv[2:]):
+        sys.exit("usage: attacks.py ARTWORK_BINARY [SCENARIO ...], scenarios: "
+                 + " ".join(SCENARIOS))
     binary = sys.argv[1]
     names = sys.argv[2:] or list(SCENARIOS)
     rows = []

@@ -9,15 +9,15 @@ import Testing
 @Suite struct ServiceSlowHeadTests {
   static let slowHead = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "
 
-  /// 600 slow request heads from three addresses (200 each: under the limit per client, over
-  /// the limit in all), and the attack going on meanwhile: `/healthz` from a fourth address is
-  /// answered 200 every time, as the oldest slow heads give their slots away.
+  /// 600 slow request heads from three networks (200 each: under the limit per client, over
+  /// the limit in all), and the attack going on meanwhile: `/healthz` from a fourth network is
+  /// answered 200 every time, as the slow heads give their slots away.
   @Test func slowHeadsFromThreeAddressesCannotTakeTheConnectionLimit() async throws {
     // A head deadline longer than the test: the attack lasts the whole time.
     try await ServiceHarness.run(["ARTWORK_HEAD_TIMEOUT": "120s", "ARTWORK_MAX_CONNECTIONS": "512"])
     { service in
       var attack: [SlowClients] = []
-      for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+      for source in ["127.0.2.2", "127.0.3.2", "127.0.4.2"] {
         attack.append(
           try await SlowClients(
             count: 200, port: service.port, source: source, prefix: Self.slowHead))
@@ -27,10 +27,10 @@ import Testing
         // The attack goes on: 20 more slow heads between probes.
         attack.append(
           try await SlowClients(
-            count: 20, port: service.port, source: "127.0.0.\(2 + round % 3)",
+            count: 20, port: service.port, source: "127.0.\(2 + round % 3).2",
             prefix: Self.slowHead))
         let probe = try await LoopbackHTTPClient(
-          port: service.port, timeout: .seconds(5), source: "127.0.0.5")
+          port: service.port, timeout: .seconds(5), source: "127.0.5.5")
         statuses.append((try? await probe.send(LoopbackHTTPRequest("GET", "/healthz")).status) ?? 0)
         probe.close()
       }

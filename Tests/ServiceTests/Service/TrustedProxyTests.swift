@@ -59,12 +59,29 @@ import Testing
       let line = try await Self.logged(lines, requestID: try #require(first.header("X-Request-Id")))
       #expect(line["client"] as? String == "203.0.113.7", "\(line)")
 
-      // The second wrong token of that client is over its count; another client behind the
-      // same proxy has a count of its own.
-      let again = try await Self.wrongToken(service, from: Self.proxy, forwardedFor: "203.0.113.7")
+      // The second wrong token of that client's network is over its count; a client of another
+      // network behind the same proxy has a count of its own, and the relay's valid token is
+      // taken from the locked-out network as from any other.
+      let again = try await Self.wrongToken(service, from: Self.proxy, forwardedFor: "203.0.113.8")
       #expect(again.status == 429, "\(again.text)")
-      let other = try await Self.wrongToken(service, from: Self.proxy, forwardedFor: "203.0.113.8")
+      let other = try await Self.wrongToken(service, from: Self.proxy, forwardedFor: "203.0.114.8")
       #expect(other.status == 401, "\(other.text)")
+      let relay = try await LoopbackHTTPClient(port: service.port, source: Self.proxy)
+      defer { relay.close() }
+      // (Three bytes that are no image: a 4xx of the image's own, past the token's check.)
+      let valid = try await relay.send(
+        LoopbackHTTPRequest(
+          "POST", "/v1/thumbhash",
+          headers: [
+            ("Authorization", "Bearer relay-token-0123456789"),
+            ("X-Forwarded-For", "203.0.113.7"), ("Content-Type", "image/png"),
+          ],
+          body: .bytes([1, 2, 3])))
+      #expect(
+        (400..<500).contains(valid.status) && valid.status != 429 && valid.status != 401,
+        "\(valid.status) \(valid.text)")
+      // The trusted proxy's field is believed: nothing to warn about.
+      #expect(!lines.withLock { $0 }.contains { $0.contains("not a trusted proxy") })
 
       // A read through the proxy is logged under its client too.
       let client = try await LoopbackHTTPClient(port: service.port, source: Self.proxy)
@@ -98,6 +115,13 @@ import Testing
       let elsewhere = try await Self.wrongToken(
         service, from: Self.proxy, forwardedFor: "203.0.113.9")
       #expect(elsewhere.status == 401, "\(elsewhere.text)")
+      // The field from a peer that is not trusted is warned about once, naming the peer.
+      let warnings = ServiceLogTests.objects(lines.withLock { $0 }).filter {
+        ($0["msg"] as? String)?.contains("not a trusted proxy") == true
+      }
+      #expect(warnings.count == 1, "\(warnings)")
+      #expect(warnings.first?["peer"] as? String == Self.direct)
+      #expect(warnings.first?["level"] as? String == "warn")
     }
   }
 }
