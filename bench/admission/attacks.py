@@ -17,6 +17,9 @@ Each scenario starts a fresh `artwork serve` (release build, defaults: workers =
               (512 connections); the relay's token uploads, then (no tokens) an anonymous
               caller's from another /24
   silent-3    the same from 3 addresses on three /24s
+  heavy-v6, trickle-v6, silent-v6
+              heavy, trickle and silent-3 over IPv6: the attackers on ULA /64s (fd00:a::/64,
+              and fd00:c::, fd00:d:: for the silent sockets), the victim on fd00:b::/64
   proxy       a proxy on the same host (Caddy, plain HTTP) with the service's defaults: one
               client sends 36 wrong tokens through it, then the relay's valid token uploads
 
@@ -38,16 +41,62 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-VICTIM = "127.0.1.1"
 ORIGIN = "127.0.2.1"
 TOKEN = "relay-token-0123456789abcdef"
 COFFEE = open(os.path.join(ROOT, "testimages", "coffee.jpg"), "rb").read()
 
 
+class Net:
+    """Where the service listens, the victim's address and the attackers' networks: IPv4 on
+    127.0.0.0/8, or IPv6 on ULA /64s routed to loopback (`local` routes, set up by `v6`)."""
+
+    def __init__(self, host, victim, attacker_networks):
+        self.host, self.victim, self.attacker_networks = host, victim, attacker_networks
+
+    def attackers(self, count, networks=1):
+        """`count` addresses, spread over `networks` of the attackers' networks."""
+        nets = self.attacker_networks[:networks]
+        if ":" in self.host:
+            return [f"{nets[i % networks]}{2 + i // networks:x}" for i in range(count)]
+        return [f"{nets[i % networks]}.{2 + i // networks}" for i in range(count)]
+
+    def url_host(self):
+        return f"[{self.host}]" if ":" in self.host else self.host
+
+
+V4 = Net("127.0.0.1", "127.0.1.1", ["127.0.0", "127.0.3", "127.0.4", "127.0.5"])
+V6 = Net("::1", "fd00:b::1", ["fd00:a::", "fd00:c::", "fd00:d::"])
+NET = V4
+
+
+def v6(scenario):
+    """`scenario` over IPv6: the attackers on fd00:a::/64, the victim on fd00:b::/64, each a
+    `local` route on lo, and any address in them bound (`ip_nonlocal_bind`). Only inside a
+    network namespace whose one interface is loopback (the routes would be the host's
+    otherwise)."""
+    def run(binary):
+        global NET
+        if [name for _, name in socket.if_nameindex()] != ["lo"]:
+            raise RuntimeError("the IPv6 scenarios run only in a namespace with loopback alone")
+        for block in ("fd00:a::/64", "fd00:b::/64", "fd00:c::/64", "fd00:d::/64"):
+            subprocess.run(["ip", "-6", "route", "replace", "local", block, "dev", "lo"],
+                           check=True)
+        # IPv6 binds only addresses on an interface, unless this (per namespace) says so.
+        with open("/proc/sys/net/ipv6/ip_nonlocal_bind", "w") as f:
+            f.write("1")
+        NET = V6
+        try:
+            phases, attack = scenario(binary)
+        finally:
+            NET = V4
+        for phase in phases:
+            phase.scenario += "-v6"
+        return phases, attack
+    return run
+
+
 def attacker_addresses(count, networks=1):
-    """`count` addresses, spread over `networks` /24s starting with 127.0.0.0/24."""
-    nets = ["127.0.0", "127.0.3", "127.0.4", "127.0.5"][:networks]
-    return [f"{nets[i % networks]}.{2 + i // networks}" for i in range(count)]
+    return NET.attackers(count, networks)
 
 
 class Origin:
@@ -100,8 +149,8 @@ class Service:
         self.port = free_port()
         full = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "ARTWORK_LISTEN": f"127.0.0.1:{self.port}",
-            "ARTWORK_PUBLIC_URL": f"http://127.0.0.1:{self.port}",
+            "ARTWORK_LISTEN": f"{NET.url_host()}:{self.port}",
+            "ARTWORK_PUBLIC_URL": f"http://{NET.url_host()}:{self.port}",
             "ARTWORK_STORAGE": os.path.join(self.dir, "data"),
             "ARTWORK_LOG_LEVEL": "error",
             "ARTWORK_SHUTDOWN_GRACE": "1s",
@@ -115,7 +164,7 @@ class Service:
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
-                if request(self.port, "GET", "/healthz", source=VICTIM)[0] == 200:
+                if request(self.port, "GET", "/healthz")[0] == 200:
                     return
             except OSError:
                 pass
@@ -140,12 +189,12 @@ def free_port():
     return port
 
 
-def request(port, method, path, body=None, headers=None, source=VICTIM, timeout=70,
-            host="127.0.0.1"):
-    """One request on a connection of its own from `source`: (status, headers, body, seconds)."""
+def request(port, method, path, body=None, headers=None, source=None, timeout=70, host=None):
+    """One request on a connection of its own from `source` (the victim's address unless
+    given): (status, headers, body, seconds)."""
     started = time.monotonic()
-    connection = http.client.HTTPConnection(host, port, timeout=timeout,
-                                            source_address=(source, 0))
+    connection = http.client.HTTPConnection(host or NET.host, port, timeout=timeout,
+                                            source_address=(source or NET.victim, 0))
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
@@ -197,7 +246,7 @@ class Phase:
         }
 
 
-def victim_uploads(scenario, port, count, token=None, source=VICTIM, name="uploads"):
+def victim_uploads(scenario, port, count, token=None, source=None, name="uploads"):
     phase = Phase(scenario, name)
     for _ in range(count):
         body = b""
@@ -302,7 +351,7 @@ def scenario_trickle(binary):
     service = Service(binary, {})
 
     def body(address, stop):
-        s = socket.create_connection(("127.0.0.1", service.port), timeout=120,
+        s = socket.create_connection((NET.host, service.port), timeout=120,
                                      source_address=(address, 0))
         try:
             length = 1_900_000
@@ -364,7 +413,7 @@ def silent_attack(port, addresses, per_address):
                 while len(sockets) < per_address and not stop.is_set():
                     try:
                         sockets.append(socket.create_connection(
-                            ("127.0.0.1", port), timeout=5, source_address=(address, 0)))
+                            (NET.host, port), timeout=5, source_address=(address, 0)))
                     except OSError:
                         time.sleep(0.05)
                         break
@@ -442,7 +491,7 @@ def scenario_proxy(binary):
             deadline = time.time() + 20
             while time.time() < deadline:
                 try:
-                    if request(proxy_port, "GET", "/healthz")[0] == 200:
+                    if request(proxy_port, "GET", "/healthz", host="127.0.0.1")[0] == 200:
                         break
                 except OSError:
                     time.sleep(0.1)
@@ -450,7 +499,7 @@ def scenario_proxy(binary):
             for _ in range(36):
                 status = request(proxy_port, "POST", "/v1/artwork", COFFEE,
                                  upload_headers("wrong-token-0123456789abcdef"),
-                                 source="127.0.0.9")[0]
+                                 source="127.0.0.9", host="127.0.0.1")[0]
                 wrong[str(status)] = wrong.get(str(status), 0) + 1
             attacks[label] = {"wrong tokens": wrong}
             phases.append(victim_uploads("proxy", proxy_port, 10, token=TOKEN,
@@ -487,6 +536,9 @@ SCENARIOS = {
     "slow-urls": scenario_slow_urls,
     "silent": lambda binary: scenario_silent(binary, 1),
     "silent-3": lambda binary: scenario_silent(binary, 3),
+    "heavy-v6": v6(scenario_heavy),
+    "trickle-v6": v6(scenario_trickle),
+    "silent-v6": v6(lambda binary: scenario_silent(binary, 3)),
     "proxy": scenario_proxy,
 }
 

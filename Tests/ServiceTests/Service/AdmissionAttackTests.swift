@@ -70,9 +70,11 @@ import Testing
     Self.expect(phases, "content wait=3 ready", atLeast: 0.8)
   }
 
-  /// 30 addresses send 1.9 MB upload bodies at 20 KB/s (above ARTWORK_BODY_MIN_RATE).
-  @Test func trickledBodiesCostTheirOwnNetworkAlone() async throws {
-    let phases = try await Self.attack("trickle")
+  /// 30 addresses send 1.9 MB upload bodies at 20 KB/s (above ARTWORK_BODY_MIN_RATE): of one
+  /// /24, and of one IPv6 /64 (a ULA block routed to loopback, any address of it bound).
+  @Test(arguments: ["trickle", "trickle-v6"])
+  func trickledBodiesCostTheirOwnNetworkAlone(scenario: String) async throws {
+    let phases = try await Self.attack(scenario)
     Self.expect(phases, "uploads", atLeast: 0.9)
   }
 
@@ -84,8 +86,8 @@ import Testing
   }
 
   /// 471 silent connections from three addresses at nofile 1024 (512 connections, crowded
-  /// from 461): from one /24, and from three.
-  @Test(arguments: ["silent", "silent-3"])
+  /// from 461): from one /24, from three, and from three IPv6 /64s.
+  @Test(arguments: ["silent", "silent-3", "silent-v6"])
   func silentSocketsNeverRefuseAWrite(scenario: String) async throws {
     let phases = try await Self.attack(scenario)
     Self.expect(phases, "relay token uploads", atLeast: 0.9)
