@@ -17,13 +17,19 @@ import Testing
     let good: Int
     let total: Int
     let rate: Double
-    let median_s: Double?
+    let medianSeconds: Double?
     let statuses: [String: Int]
-    let first_bad: String?
+    let firstBad: String?
+
+    enum CodingKeys: String, CodingKey {
+      case scenario, phase, good, total, rate, statuses
+      case medianSeconds = "median_s"
+      case firstBad = "first_bad"
+    }
 
     var description: String {
-      "\(scenario) / \(phase): \(good)/\(total), median \(median_s ?? -1) s, \(statuses)"
-        + (first_bad.map { ", first refused: \($0)" } ?? "")
+      "\(scenario) / \(phase): \(good)/\(total), median \(medianSeconds ?? -1) s, \(statuses)"
+        + (firstBad.map { ", first refused: \($0)" } ?? "")
     }
   }
 
@@ -58,7 +64,8 @@ import Testing
     }
     #expect(found.total > 0 && found.rate >= rate, "\(found)", sourceLocation: sourceLocation)
     if let median {
-      #expect((found.median_s ?? .infinity) <= median, "\(found)", sourceLocation: sourceLocation)
+      #expect(
+        (found.medianSeconds ?? .infinity) <= median, "\(found)", sourceLocation: sourceLocation)
     }
   }
 
