@@ -11,7 +11,11 @@ import HTTP
 enum ConnectionTarget {
   static func run(_ input: UnsafeRawBufferPointer) {
     var script = Script(input)
-    let connection = EmbeddedConnection(router: router)
+    // An input of odd length plays a proxy that speaks for its clients: its refused bodies
+    // are read and dropped before their answer.
+    var configuration = HTTPServerConfiguration()
+    if input.count % 2 == 1 { configuration.clientAddress = { peer, _ in peer } }
+    let connection = EmbeddedConnection(router: router, configuration: configuration)
     while let op = script.byte() {
       switch op % 12 {
       case 0, 1, 2, 3:
@@ -71,6 +75,9 @@ enum ConnectionTarget {
     "DELETE / HTTP/1.1\r\nHost: x\r\n\r\n",
     "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
     "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+    "POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\nrefused body",
+    "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n",
+    "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n401\r\n",
   ]
 
   /// The routes the script talks to: answers from a handler, from memory, streamed, large,

@@ -95,6 +95,14 @@ final class ConnectionMachine {
     return resolve(address, headers)
   }
 
+  /// Whether the peer is a proxy that speaks for clients (`client(of:)` asked, for this
+  /// connection's first request): it passes on what it is given, so a refusal it relays must
+  /// come after the body it streams (`reject`).
+  var peerIsProxy: Bool {
+    guard core.configuration.clientAddress != nil else { return false }
+    return core.configuration.speaksForClients == nil || peerSpeaksForClients == true
+  }
+
   /// The plain state the connection is in (its phase without the phase's data).
   var state: ConnectionState { phase.kind }
 

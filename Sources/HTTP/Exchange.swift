@@ -31,7 +31,8 @@ final class Exchange {
 
   // What the head check decided.
 
-  /// An answer decided from a head without a body, sent once the message is complete.
+  /// A refusal decided before the message was complete, sent once it is: at once for a head
+  /// without a body, else once the body has been read and dropped.
   private(set) var rejection: HTTPResponse?
   private(set) var route: Router.Route?
   /// Who the route's `authorize` found the credentials to name (the access record's `caller`).
@@ -45,7 +46,8 @@ final class Exchange {
   private(set) var spareSteps: (any PreparedSteps)?
   private(set) var parameters = PathCaptures()
   private(set) var head: HTTPRequestHead?
-  /// When the accepted body began to arrive.
+  /// When the body began to arrive (accepted, or refused and being dropped): its rate is
+  /// judged from then.
   private(set) var bodyStarted: Moment?
   /// Bytes of the body budget held.
   private(set) var reserved = 0
@@ -119,6 +121,9 @@ final class Exchange {
     case prepared(any PreparedSteps)
     /// A refusal decided from a head without a body, sent once the message is complete.
     case rejected(HTTPResponse)
+    /// A refusal sent once the body, read from `since` on, has been dropped (decided from the
+    /// head, or when a chunked body passed its limit: what was held for it is given back).
+    case refusedAfterBody(HTTPResponse, since: Moment)
     /// The head was accepted: its body may come, `reserved` bytes of the budget held for it
     /// under `share` (and, when `arriving`, one of the share's arriving places).
     case bodyStarted(
@@ -163,6 +168,10 @@ final class Exchange {
       self.steps = steps
     case .rejected(let response):
       rejection = response
+    case .refusedAfterBody(let response, let since):
+      rejection = response
+      bodyStarted = bodyStarted ?? since
+      reserved = 0
     case .bodyStarted(let at, let reserved, let share, let arriving, let head, let parameters):
       bodyStarted = at
       self.reserved = reserved

@@ -147,6 +147,15 @@ final class RequestParser {
     body.reserveCapacity(expected)
   }
 
+  /// Keeps nothing of the current message's body from now on (what was kept is let go) and
+  /// counts it only, up to `limit` bytes in all: a refused request's body, read and dropped
+  /// before its answer.
+  func dropBody(limit: Int) {
+    collectsBody = false
+    body = []
+    bodyLimit = limit
+  }
+
   /// Forgets the last request's head, before the next request's first byte is fed (the parser
   /// reports the start of a message only once its method looks valid).
   func forgetHead() {

@@ -42,6 +42,8 @@ import Testing
     /// The states after each step, repeats folded, from `awaitingRequest`.
     let states: [ConnectionState]
     let statuses: [Int]
+    /// Whether the peer is a proxy that speaks for its clients.
+    var proxy = false
     var testDescription: String { name }
   }
 
@@ -88,6 +90,29 @@ import Testing
         .send("400\r\n" + String(repeating: "a", count: 1024) + "\r\n"), .send("1\r\na\r\n"),
       ],
       states: [.awaitingRequest, .readingBody, .draining], statuses: [413]),
+    Case(
+      name: "to a proxy, a refused head's body is dropped before the answer; the connection stays",
+      steps: [
+        .send("POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01234"),
+        .send("56789"), .send(get), .answer,
+      ],
+      states: [.awaitingRequest, .readingBody, .awaitingRequest, .handling, .awaitingRequest],
+      statuses: [404, 200], proxy: true),
+    Case(
+      name: "to a proxy, a chunked body past the limit is dropped, then answered 413",
+      steps: [
+        .send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        .send("400\r\n" + String(repeating: "a", count: 1024) + "\r\n"), .send("1\r\na\r\n"),
+        .send("0\r\n\r\n"),
+      ],
+      states: [.awaitingRequest, .readingBody, .awaitingRequest], statuses: [413], proxy: true),
+    Case(
+      name: "to a proxy, a refused body that stops coming is a 408",
+      steps: [
+        .send("POST /missing HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01234"),
+        .wait(.seconds(31)),
+      ],
+      states: [.awaitingRequest, .readingBody, .draining, .closed], statuses: [408], proxy: true),
     Case(
       name: "a FIN in the middle of a head closes at once",
       steps: [.send("GET / HT"), .finish],
@@ -216,7 +241,9 @@ import Testing
 
   @Test(arguments: cases)
   func eachSequenceMovesAsTheTableSays(_ test: Case) async {
-    let connection = EmbeddedConnection(router: Self.router())
+    var configuration = HTTPServerConfiguration()
+    if test.proxy { configuration.clientAddress = { peer, _ in peer } }
+    let connection = EmbeddedConnection(router: Self.router(), configuration: configuration)
     for step in test.steps {
       switch step {
       case .send(let text): connection.send(text)
