@@ -153,8 +153,8 @@ let package = Package(
         "SafeFetch", "Storage", "HTTP", "TestSupport",
       ],
       exclude: [
-        "Browser/Fixtures", "Contract/Fixtures", "HostedImages/Fixtures", "Service/Fixtures",
-        "URLSources/Fixtures", "Workers/Fixtures",
+        "Browser/Fixtures", "Contract/Fixtures", "Deployment/Fixtures", "HostedImages/Fixtures",
+        "Service/Fixtures", "URLSources/Fixtures", "Workers/Fixtures",
       ]),
   ]
 )

@@ -235,7 +235,9 @@ extension ServiceConfig {
     ),
     (
       "ARTWORK_DISCARD_BYTES", "67108864",
-      "The most bytes read and dropped that way per connection."
+      "The most bytes read and dropped that way per connection; also the largest refused "
+        + "body a proxy in front (`ARTWORK_TRUSTED_PROXIES`) sends that is read and dropped "
+        + "before its answer, so that the proxy relays a whole exchange."
     ),
     (
       "ARTWORK_BODY_MEMORY", "what the workers and the queue can use",

@@ -111,4 +111,35 @@ import Testing
     #expect(filters.contains("@system-service seccomp"), "\(filters)")
     #expect(!filters.contains { $0.hasPrefix("~") && $0.contains("@resources") }, "\(filters)")
   }
+
+  /// `deploy/caddy-memory.conf` as a drop-in of Debian's own caddy.service: systemd reads it
+  /// without a complaint (and names a misspelt key in it), and it bounds Caddy's memory and
+  /// starts Caddy again when the bound stops it (HTTP/2 rapid reset in caddy 2.6.2).
+  @Test func caddysMemoryDropInVerifiesWithDebiansUnit() async throws {
+    let analyze = try await DeploymentTools.tool("systemd-analyze")
+    _ = try await DeploymentTools.tool("caddy")
+    let debianUnit = URL(fileURLWithPath: "/lib/systemd/system/caddy.service")
+    let dropIn = try String(
+      contentsOf: DeploymentTools.file("caddy-memory.conf"), encoding: .utf8)
+    #expect(Self.values("MemoryMax", in: dropIn) == ["512M"])
+    #expect(Self.values("Restart", in: dropIn) == ["on-failure"])
+    #expect(Self.values("Environment", in: dropIn) == ["GOMEMLIMIT=320MiB"])
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("artwork-caddy-unit-\(UUID().uuidString)")
+    let drops = folder.appendingPathComponent("caddy.service.d")
+    try FileManager.default.createDirectory(at: drops, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let unit = folder.appendingPathComponent("caddy.service")
+    try FileManager.default.copyItem(at: debianUnit, to: unit)
+    let installed = drops.appendingPathComponent("artwork-memory.conf")
+    for (text, clean) in [
+      (dropIn, true), (dropIn.replacingOccurrences(of: "MemoryMax=", with: "MemoryMaks="), false),
+    ] {
+      try text.write(to: installed, atomically: true, encoding: .utf8)
+      let verify = try await DeploymentTools.run(
+        analyze, ["verify", unit.path], environment: ["SYSTEMD_UNIT_PATH": folder.path + ":"])
+      #expect(verify.status == 0, "\(verify.output)\(verify.error)")
+      #expect(verify.error.contains("artwork-memory.conf") == !clean, "\(verify.error)")
+    }
+  }
 }
