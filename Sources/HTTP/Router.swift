@@ -123,7 +123,12 @@ public struct Router: Sendable {
   ) where Handler.Failure == Never {
     add(
       method, pattern, maxBodyBytes: maxBodyBytes, bodyTooLarge: bodyTooLarge,
-      authorize: authorize, handler: handler, failure: { never, _ in switch never {} })
+      authorize: authorize, handler: handler, failure: Self.noFailure)
+  }
+
+  /// The failure answer of a handler that never fails: a function of a value that cannot exist
+  /// (a closure that switched over it was warned about as code never executed).
+  @Sendable private static func noFailure(_ never: Never, _ head: HTTPRequestHead) -> HTTPResponse {
   }
 
   /// Adds a route written as closures (a `RouteHandler` made of them).

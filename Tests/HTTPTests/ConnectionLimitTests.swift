@@ -152,7 +152,7 @@ import Testing
     do {
       _ = try HTTPServer(configuration: configuration, router: Router())
       Issue.record("started with an invalid configuration")
-    } catch let error as HTTPServerError {
+    } catch {
       guard case .invalidConfiguration(let detail) = error else {
         Issue.record("unexpected error \(error)")
         return
