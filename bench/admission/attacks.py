@@ -486,15 +486,19 @@ def scenario_proxy(binary):
             [caddy, "run", "--config", os.path.join(home, "Caddyfile"), "--adapter", "caddyfile"],
             env={"HOME": home, "XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home,
                  "PATH": os.environ.get("PATH", "")},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(home, "caddy.log"), "w"))
         try:
-            deadline = time.time() + 20
-            while time.time() < deadline:
+            deadline = time.time() + 60
+            while True:
                 try:
                     if request(proxy_port, "GET", "/healthz", host="127.0.0.1")[0] == 200:
                         break
                 except OSError:
-                    time.sleep(0.1)
+                    pass
+                if time.time() > deadline or proxy.poll() is not None:
+                    with open(os.path.join(home, "caddy.log")) as log:
+                        raise RuntimeError("caddy did not proxy /healthz: " + log.read()[-3000:])
+                time.sleep(0.1)
             wrong = {}
             for _ in range(36):
                 status = request(proxy_port, "POST", "/v1/artwork", COFFEE,
