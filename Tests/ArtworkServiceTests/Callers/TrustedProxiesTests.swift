@@ -55,6 +55,16 @@ import Testing
     #expect(Self.proxies(trusted).client(peer: peer, headers: headers) == client)
   }
 
+  /// A request without the field is the peer's, named by the peer's text as it came (it is
+  /// not read, which costs every hosted GET from a trusted proxy); its network is the same as
+  /// if it had been read.
+  @Test func withoutTheFieldThePeerIsTheClientAsItCame() {
+    let proxies = Self.proxies(["127.0.0.0/8"])
+    let mapped = proxies.client(peer: "::ffff:127.0.0.2", headers: HTTPHeaders())
+    #expect(mapped == "::ffff:127.0.0.2")
+    #expect(ClientNetworks.standard.key(mapped) == ClientNetworks.standard.key("127.0.0.2"))
+  }
+
   @Test func badEntriesAreNamed() {
     var problems: [String] = []
     _ = TrustedProxies(parsing: ["127.0.0.1", "proxy.lan", "10.0.0.1/8"], problems: &problems)
