@@ -71,13 +71,30 @@ make_photos() {
 }
 
 # Starts `artwork serve` on a free port with extra VAR=value arguments; sets SERVICE_PID, PORT.
+# A port found free can be taken before the service binds it (as the ephemeral source port of
+# another connection: a soak in CI once waited 30 s for a service that had exited at once), so
+# a service that exits before it answers is started again on another port, three times at most.
 start_service() {
-  PORT=$(free_port)
-  env ARTWORK_LISTEN="127.0.0.1:$PORT" ARTWORK_PUBLIC_URL="http://127.0.0.1:$PORT" \
-    ARTWORK_LOG_LEVEL=warn "$@" "$ARTWORK" serve 2>>"$WORK/service.log" &
-  SERVICE_PID=$!
-  track "$SERVICE_PID"
-  wait_http "http://127.0.0.1:$PORT/healthz"
+  local attempt i
+  for attempt in 1 2 3; do
+    PORT=$(free_port)
+    env ARTWORK_LISTEN="127.0.0.1:$PORT" ARTWORK_PUBLIC_URL="http://127.0.0.1:$PORT" \
+      ARTWORK_LOG_LEVEL=warn "$@" "$ARTWORK" serve 2>>"$WORK/service.log" &
+    SERVICE_PID=$!
+    track "$SERVICE_PID"
+    for i in $(seq 300); do
+      if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ]
+      then return 0; fi
+      kill -0 "$SERVICE_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$SERVICE_PID" 2>/dev/null; then
+      echo "timed out waiting for the service on port $PORT" >&2
+      return 1
+    fi
+    echo "the service exited before it answered (attempt $attempt): $(tail -c 300 "$WORK/service.log")" >&2
+  done
+  return 1
 }
 
 # Stops the service started last and waits for it.
