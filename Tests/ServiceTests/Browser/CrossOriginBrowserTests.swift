@@ -24,7 +24,7 @@ import Testing
         LoopbackHTTPRequest(
           "POST", "/v1/artwork?size=64",
           headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "image/jpeg")],
-          body: .bytes(try Fixtures.bytes("coffee.jpg"))))
+          body: .bytes(Fixtures.bytes("coffee.jpg"))))
       let imageURL = try #require(hosted.json["image_url"] as? String, "\(hosted.text)")
       return try await Browser.run(
         "Tests/ServiceTests/Browser/Fixtures/cors_check.py",
