@@ -50,7 +50,8 @@ extension ConnectionMachine {
     switch core.router.resolve(method, target) {
     case .notFound:
       let path = FramingRules.quoted(Array(target.path.utf8))
-      reject(problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).")))
+      let hint = core.configuration.notFoundHint?(target.path).map { " " + $0 } ?? ""
+      reject(problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).\(hint)")))
     case .methodNotAllowed(let allow) where method == .options:
       reject(optionsAnswer(allow: allow, headers: headers))
     case .methodNotAllowed(let allow):

@@ -61,6 +61,9 @@ public struct HTTPServerConfiguration: Sendable {
   /// of a request with `Origin`, and to preflights (`OPTIONS` with
   /// `Access-Control-Request-Method`), which the server answers itself. Closed by default.
   public var crossOrigin: CrossOriginPolicy = .closed
+  /// A sentence added to the 404 of a path no route serves, when it has one for that path (a
+  /// path that looks like documentation: where the documentation is). Nil: none.
+  public var notFoundHint: (@Sendable (_ path: String) -> String?)?
   /// Called once per request that got a response, and per connection refused at once (on a
   /// server thread; keep it quick).
   public var accessLog: (@Sendable (HTTPAccessRecord) -> Void)?

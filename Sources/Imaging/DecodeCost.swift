@@ -46,6 +46,6 @@ public enum DecodeCost {
       + "\(overflow || passesOverflow ? "too many" : ByteCount.grouped(passes)) pixels to "
       + "decode in all; at most \(ByteCount.grouped(budget.partialValue)) are decoded "
       + "(\(limits.maxScanPasses) passes over the \(ByteCount.grouped(limits.maxPixels))-pixel "
-      + "limit)."
+      + "limit, ARTWORK_MAX_PIXELS)."
   }
 }

@@ -14,7 +14,8 @@ enum FrameGeometry {
     }
     let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
     if overflow || pixels > limits.maxPixels {
-      return "The image is \(size) pixels, which is over the \(limits.maxPixels)-pixel limit."
+      return
+        "The image is \(size) pixels, which is over the \(limits.maxPixels)-pixel limit (ARTWORK_MAX_PIXELS)."
     }
     return nil
   }

@@ -39,7 +39,7 @@ import Testing
       error?.detail
         == "The image is a progressive JPEG of 6320x6320 pixels in 40 scans, 1,597,696,000 "
         + "pixels to decode in all; at most 960,000,000 are decoded (24 passes over the "
-        + "40,000,000-pixel limit).")
+        + "40,000,000-pixel limit, ARTWORK_MAX_PIXELS).")
     // The budget follows the pixel limit an operator sets.
     var raised = ImageLimits()
     raised.maxPixels = 100_000_000

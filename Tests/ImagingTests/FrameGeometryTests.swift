@@ -12,10 +12,13 @@ import Testing
     arguments: [
       (size(6000, 4000), nil),
       (size(8000, 5000), nil),  // exactly 40,000,000
-      (size(8001, 5000), "The image is 8001x5000 pixels, which is over the 40000000-pixel limit."),
+      (
+        size(8001, 5000),
+        "The image is 8001x5000 pixels, which is over the 40000000-pixel limit (ARTWORK_MAX_PIXELS)."
+      ),
       (
         size(20000, 20000),
-        "The image is 20000x20000 pixels, which is over the 40000000-pixel limit."
+        "The image is 20000x20000 pixels, which is over the 40000000-pixel limit (ARTWORK_MAX_PIXELS)."
       ),
       (size(100_000, 1), nil),
       (

@@ -7,7 +7,8 @@ import Testing
 @Suite struct ImagePipelineFailureTests {
   @Test func pixelBombFailsAtTheHeaderStage() throws {
     let bytes = Fixtures.bytes("bomb.png")
-    let expected = "The image is 50000x50000 pixels, which is over the 40000000-pixel limit."
+    let expected =
+      "The image is 50000x50000 pixels, which is over the 40000000-pixel limit (ARTWORK_MAX_PIXELS)."
     // The header stage alone (which decodes no pixel) refuses it...
     let header = PipelineFixture.error {
       let source = try VipsSource(copying: bytes)

@@ -42,10 +42,23 @@ struct APIToken: Sendable, Equatable {
       return "the token has spaces, ':', control or non-ASCII characters"
     }
     guard secret.utf8.count >= minimumLength else {
-      return "the token is shorter than \(minimumLength) characters, too easy to guess"
+      return "the token is shorter than \(minimumLength) characters, too easy to guess; "
+        + howToMakeOne
+    }
+    let lowered = secret.lowercased()
+    if placeholders.contains(where: { lowered.contains($0) }) {
+      return "the token is still a placeholder (as deploy/artwork.env ships it); "
+        + howToMakeOne
     }
     return nil
   }
+
+  /// What the example files put where a token goes: a service started with one of them as is
+  /// would let in anyone who has read the example.
+  static let placeholders = ["change-me", "changeme", "replace-me", "replaceme"]
+
+  /// The refusals' advice.
+  static let howToMakeOne = "make one with `openssl rand -hex 32`"
 
   /// One entry as written (`name:token`, or a bare token named `fallbackName`): the token, or
   /// why the entry is refused.

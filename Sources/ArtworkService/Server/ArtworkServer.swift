@@ -61,6 +61,8 @@ public final class ArtworkServer: Sendable {
     configuration.problemResponder = { problem in
       ArtworkError(problem).problemResponse(requestID: problem.requestID)
     }
+    let documentation = DocumentationPaths(pageServed: config.ui)
+    configuration.notFoundHint = { documentation.hint(for: $0) }
     if !config.trustedProxies.isEmpty {
       let proxies = config.trustedProxies
       configuration.speaksForClients = { peer in proxies.trusts(peerText: peer) }

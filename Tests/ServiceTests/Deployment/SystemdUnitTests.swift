@@ -77,6 +77,13 @@ import Testing
       environment[parts[0]] = parts[1]
     }
     #expect(environment["ARTWORK_PUBLIC_URL"] == "https://img.example.org")
+    // As shipped, its placeholder token stops the start, saying how to make a token.
+    #expect {
+      try ServiceConfig(environment: environment)
+    } throws: { error in
+      "\(error)".contains("placeholder") && "\(error)".contains("openssl rand -hex 32")
+    }
+    environment["ARTWORK_API_TOKENS"] = "relay:" + String(repeating: "7f", count: 32)
     let config = try ServiceConfig(environment: environment)
     #expect(config.trustedProxies.networks.map(\.description) == ["127.0.0.1/32", "::1/128"])
     #expect(config.listen.isLoopback)

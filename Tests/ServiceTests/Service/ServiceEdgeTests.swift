@@ -90,4 +90,20 @@ import Testing
       #expect(ready.status == 200)
     }
   }
+
+  /// A newcomer's guess at the documentation is a 404 that says where it is.
+  @Test(arguments: [true, false])
+  func aGuessAtTheDocumentationIsSentToIt(page: Bool) async throws {
+    try await ServiceHarness.run(["ARTWORK_UI": page ? "1" : "0"]) { service in
+      for path in ["/docs", "/swagger", "/api/"] {
+        let missing = try await service.get(path)
+        expectProblem(missing, 404)
+        #expect(missing.text.contains("/openapi.json"), "\(path): \(missing.text)")
+        #expect(missing.text.contains("page is at /") == page, "\(path): \(missing.text)")
+      }
+      #expect(try await service.get("/openapi.json").status == 200)
+      #expect(try await service.get("/").status == (page ? 200 : 404))
+      #expect(!(try await service.get("/nothing")).text.contains("openapi"))
+    }
+  }
 }
