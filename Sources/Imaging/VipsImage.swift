@@ -4,7 +4,7 @@ internal import CVips
 /// Owns one libvips image (a `VipsImage *` reference) and drops it in `deinit`.
 ///
 /// Each operation returns a new `VipsImage`; libvips images are immutable and lazily computed, so
-/// nothing is decoded until pixels are asked for (`copyMemory`, `minimum`, `rgbaBytes`, saving).
+/// nothing is decoded until pixels are asked for (`copyMemory`, `minimum`, `pixelBytes`, saving).
 /// Failures carry the libvips message as `internalDetail` and a public `detail` that the pipeline
 /// stages make specific.
 final class VipsImage {
