@@ -29,7 +29,12 @@ extension RequestFuzzing {
       for candidate in [url] + (fallback.map { [$0] } ?? []) {
         precondition(ArrImages.isWebURL(candidate), "not a web URL: \(candidate)")
         precondition(!TMDBImage.isMissing(candidate), "a URL that names no image")
-        precondition(!candidate.contains("/t/p/original/"), "TMDB's original asked for")
+        // The size is the segment after the first `/t/p/`; a later `/t/p/original/` is part
+        // of the file's name, never a size TMDB is asked for.
+        let size = candidate.range(of: "/t/p/").map {
+          candidate[$0.upperBound...].prefix { $0 != "/" }
+        }
+        precondition(size != "original", "TMDB's original asked for")
       }
       if provider == .jellyfin || provider == .emby, let items = url.range(of: "/Items/") {
         let id = url[items.upperBound...].prefix { $0 != "/" }

@@ -66,5 +66,10 @@ import Testing
         == "https://image.tmdb.org/t/p/w780/a.jpg")
     #expect(TMDBImage.sized("https://example.org/a.jpg") == "https://example.org/a.jpg")
     #expect(TMDBImage.fallback(for: "https://example.org/a.jpg") == nil)
+    // Only the size is a size: a later `/t/p/original/` is part of the file's name (a fuzz
+    // finding, Fuzz/findings/providers/crash-2725...).
+    #expect(
+      TMDBImage.sized("https://image.tmdb.org/t/p/original/a.jpg.x/t/p/original/b.jpg")
+        == "https://image.tmdb.org/t/p/w780/a.jpg.x/t/p/original/b.jpg")
   }
 }
