@@ -81,6 +81,7 @@ extension ConnectionMachine {
       if method != .get, method != .head, !head.hasCredential,
         let crowded = core.limits.crowdedRefusal(network: network)
       {
+        core.overloadRefusals.note(.crowded)
         reject(problem(crowded))
         return
       }
@@ -141,9 +142,11 @@ extension ConnectionMachine {
     if arriving || declared > 0 {
       switch core.bodyBudget.admit(declared, share: share) {
       case .arriving?:
+        core.overloadRefusals.note(.bodiesArriving)
         reject(problem(Self.tooManyArriving(core.bodyBudget.maxArrivingPerShare)))
         return
       case .memory?:
+        core.overloadRefusals.note(.bodyMemory)
         reject(problem(Self.bodyMemoryFull))
         return
       case nil: break
@@ -170,6 +173,7 @@ extension ConnectionMachine {
     if core.bodyBudget.grow(step, share: exchange.share) {
       updateExchange(.reservationGrew(by: step))
     } else {
+      core.overloadRefusals.note(.bodyMemory)
       refuseAndClose(Self.bodyMemoryFull)
     }
   }

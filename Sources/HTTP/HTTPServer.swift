@@ -102,6 +102,10 @@ public final class HTTPServer: Sendable {
     core.idleConnectionsClosed.load(ordering: .relaxed)
   }
 
+  /// Requests refused 503 by the server itself for load since start, by reason (for metrics):
+  /// their caller's bodies arriving, the body memory, or a crowded connection table.
+  public var overloadRefusalCounts: OverloadRefusals.Counts { core.overloadRefusals.counts }
+
   /// Connections admitted and still open (for tests that must know a connection is counted).
   var openConnectionCount: Int { core.limits.open }
 

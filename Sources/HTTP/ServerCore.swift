@@ -24,6 +24,8 @@ final class ServerCore: Sendable {
   let manyWaiting: Int
   /// Kept-alive connections closed idle at the connection limit to admit new ones.
   let idleConnectionsClosed = Atomic<Int>(0)
+  /// Requests the server refused by itself for load, by reason.
+  let overloadRefusals = OverloadRefusals()
   /// The server's loops, set once they exist and emptied when they stop (the loops hold this
   /// object, so the list must not outlive them).
   let loops = Mutex<[EventLoop]>([])

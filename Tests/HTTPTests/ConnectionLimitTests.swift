@@ -85,6 +85,7 @@ import Testing
     #expect(refused.header("Retry-After") == "1")
     #expect(refused.text.contains("your network holds 18 of them"), "\(refused.text)")
     #expect(refused.text.contains("MAX_TOTAL"), "\(refused.text)")
+    #expect(server.server.overloadRefusalCounts == .init(crowded: 1))
     // GETs from the crowded network are served all along.
     #expect(try await heavy.send(.init("GET", "/")).status == 200)
     for client in idle + [few, heavy, heavyAgain] { client.close() }

@@ -162,6 +162,7 @@ import Testing
     #expect(second.status == 503)
     #expect(second.header("Retry-After") == "1")
     #expect(entered.count == 1)
+    #expect(server.server.overloadRefusalCounts == .init(bodyMemory: 1))
     gate.open()
     #expect(try await first.value.text == "80000")
     // The budget came back with the first answer.

@@ -104,6 +104,7 @@ public final class ArtworkServer: Sendable {
     metrics.connectionsShedSource.withLock {
       $0 = { (live.shedConnectionCount, live.idleConnectionsClosedCount) }
     }
+    metrics.overloadRefusalSource.withLock { $0 = { live.overloadRefusalCounts } }
     metrics.resultFailureSource.withLock {
       $0 = { [app] in
         let artwork = app.artworkResults.storageFailures

@@ -137,6 +137,14 @@ extension Metrics {
       + "were in: waiting_head (no whole first request head yet; the oldest such, answered "
       + "503) or idle (kept alive between requests; the longest idle, closed silently).",
     type: .counter, labels: ["state"], buckets: [])
+  static let overloadRefusals = Family(
+    name: "artwork_http_overload_refusals_total",
+    help: "Requests the HTTP server refused 503 by itself for load, by reason: bodies_arriving "
+      + "(the caller already had as many bodies arriving as one caller may), body_memory (the "
+      + "memory for request bodies was spoken for) or crowded (near the connection limit, a "
+      + "write without a credential from a network holding more than its share). Full worker "
+      + "or fetch queues count in artwork_queue_rejections_total instead.",
+    type: .counter, labels: ["reason"], buckets: [])
   /// Time per stage of making artwork, on the thread that did it.
   static let stageDuration = Family(
     name: "artwork_stage_duration_seconds",
@@ -220,6 +228,7 @@ extension Metrics {
     queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,
     workerFailures, workerInterruptions,
     workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, connectionsShed,
+    overloadRefusals,
     logLinesDropped, ready, storageFreeBytes, storageMinFreeBytes,
     residentMemory,
     virtualMemory, cpuSeconds, openDescriptors, maxDescriptors, startTime,

@@ -111,6 +111,12 @@ extension Metrics {
       set(Self.connectionsShed, ["waiting_head"], to: Double(shed.waitingHead))
       set(Self.connectionsShed, ["idle"], to: Double(shed.idle))
     }
+    if let source = overloadRefusalSource.withLock({ $0 }) {
+      let refused = source()
+      set(Self.overloadRefusals, ["bodies_arriving"], to: Double(refused.bodiesArriving))
+      set(Self.overloadRefusals, ["body_memory"], to: Double(refused.bodyMemory))
+      set(Self.overloadRefusals, ["crowded"], to: Double(refused.crowded))
+    }
     if let source = resultFailureSource.withLock({ $0 }) {
       let failures = source()
       set(Self.resultCacheFailures, ["read"], to: Double(failures.reads))

@@ -1,5 +1,6 @@
 import ArtworkCore
 import Foundation
+import HTTP
 import ImageWorkers
 import Synchronization
 
@@ -82,6 +83,8 @@ final class Metrics: Sendable {
   /// Where the counts of connections shed at the connection limit are read from (the HTTP
   /// server): those that had not sent a first head, and those idle between requests.
   let connectionsShedSource = Mutex<(@Sendable () -> (waitingHead: Int, idle: Int))?>(nil)
+  /// Where the counts of requests the HTTP server refused by itself for load are read from.
+  let overloadRefusalSource = Mutex<(@Sendable () -> OverloadRefusals.Counts)?>(nil)
   /// Where the counts of failed record reads and writes are read from (the result caches).
   let resultFailureSource = Mutex<(@Sendable () -> (reads: Int, writes: Int))?>(nil)
 

@@ -46,7 +46,7 @@ struct SmallFilesystem {
     let current = (try? FileManager.default.attributesOfItem(atPath: filler)[.size] as? Int) ?? 0
     let target = current + freeBytes - leaving
     if !FileManager.default.fileExists(atPath: filler) {
-      FileManager.default.createFile(atPath: filler, contents: nil)
+      _ = FileManager.default.createFile(atPath: filler, contents: nil)
     }
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: filler))
     defer { try? handle.close() }
@@ -75,8 +75,9 @@ struct DiskFullTests {
   static func files(under directory: String) -> [String] {
     (FileManager.default.subpaths(atPath: directory) ?? []).filter { path in
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory)
-      return !isDirectory.boolValue
+      let exists = FileManager.default.fileExists(
+        atPath: directory + "/" + path, isDirectory: &isDirectory)
+      return exists && !isDirectory.boolValue
     }
   }
 

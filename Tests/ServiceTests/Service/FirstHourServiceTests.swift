@@ -10,7 +10,7 @@ import Testing
   /// listens, and they load.
   @Test func hostedURLsPointWhereTheServiceListens() async throws {
     let service = try await RunningArtwork(["ARTWORK_PUBLIC_URL": ""])
-    let uploaded = try await service.upload(try Fixtures.bytes("coffee.jpg"))
+    let uploaded = try await service.upload(Fixtures.bytes("coffee.jpg"))
     #expect(uploaded.status == 201, "\(uploaded.text)")
     let url = try #require(uploaded.string("image_url"))
     #expect(url.hasPrefix("http://127.0.0.1:\(service.port)/v1/images/"), "\(url)")
