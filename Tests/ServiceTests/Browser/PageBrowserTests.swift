@@ -7,10 +7,14 @@ import Testing
 /// The page for people in headless Chromium, as a person uses it (`Fixtures/page_check.py`):
 /// the token asked for on a 401, a poster uploaded and one fetched from a loopback origin, both
 /// rendered beside their placeholders, the three fields shown as the API answers them, a phone
-/// check, a 413 with its detail, no policy violation, and a phone-sized viewport. Saves
-/// `docs/page.png` and `docs/page-phone.png`, which the README shows.
+/// check, a 413 with its detail, no policy violation, and a phone-sized viewport. Saves the
+/// screenshots `page.png` and `page-phone.png` to a temporary folder, removed afterwards, or to
+/// the folder `ARTWORK_SCREENSHOTS` names, kept: `scripts/refresh-screenshots` copies those to
+/// `docs/`, which the README shows. A test run never writes to the work tree.
 @Suite(.serialized) struct PageBrowserTests {
   static let token = "page-browser-token-0123456789"
+  /// The variable naming the folder that keeps the screenshots.
+  static let screenshotsVariable = "ARTWORK_SCREENSHOTS"
 
   @Test(.timeLimit(.minutes(5))) func aPersonMakesAPosterChecksAURLAndMeetsALimit() async throws {
     let port = ServiceProcess.freePort()
@@ -21,7 +25,12 @@ import Testing
       "ARTWORK_API_TOKENS": Self.token, "ARTWORK_PRIVATE_SOURCES": "127.0.0.2",
     ]
     let coffee = Fixtures.directory.appendingPathComponent("coffee.jpg").path
-    let docs = Repository.root.appendingPathComponent("docs")
+    let kept = ProcessInfo.processInfo.environment[Self.screenshotsVariable].map {
+      URL(fileURLWithPath: $0, isDirectory: true)
+    }
+    let screenshots = kept ?? Fixtures.temporaryDirectory("artwork-screenshots")
+    try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+    defer { if kept == nil { try? FileManager.default.removeItem(at: screenshots) } }
     let (answerText, output) = try await ServiceHarness.run(environment) { harness in
       // The API's answer for the same upload the page makes (multipart, poster, defaults).
       let answer = try await harness.upload(
@@ -32,8 +41,8 @@ import Testing
         "Tests/ServiceTests/Browser/Fixtures/page_check.py",
         [
           service, Self.token, coffee, String(originPort),
-          docs.appendingPathComponent("page.png").path,
-          docs.appendingPathComponent("page-phone.png").path,
+          screenshots.appendingPathComponent("page.png").path,
+          screenshots.appendingPathComponent("page-phone.png").path,
         ])
       return (answer.text, output)
     }
@@ -141,7 +150,7 @@ import Testing
     for name in ["page.png", "page-phone.png"] {
       let size =
         try FileManager.default.attributesOfItem(
-          atPath: docs.appendingPathComponent(name).path)[.size] as? Int
+          atPath: screenshots.appendingPathComponent(name).path)[.size] as? Int
       #expect((size ?? 0) > 10_000, "\(name)")
     }
   }
