@@ -1,4 +1,4 @@
-/// Byte counts as the README writes them: `2,000,000 bytes`.
+/// Byte counts as the docs write them: `2,000,000 bytes`.
 public enum ByteCount {
   /// `count` with thousands separated by commas, and the word bytes.
   public static func text(_ count: Int) -> String {

@@ -3,8 +3,8 @@ extension ServiceConfig {
   /// what it means (including the values accepted).
   typealias Setting = (key: String, default: String, meaning: String)
 
-  /// Every `ARTWORK_*` variable the service reads, in README order. The README table is
-  /// generated from this (`markdownTable()`), and a test checks that the reader and this list
+  /// Every `ARTWORK_*` variable the service reads, in the order of docs/configuration.md. Its
+  /// table is generated from this (`markdownTable()`), and a test checks that the reader and this list
   /// agree, so a key cannot be added without being documented.
   static let documentation: [Setting] = [
     (
@@ -264,7 +264,7 @@ extension ServiceConfig {
     + "first if need be (`1500ms`, `8s`, `10m`, `1h30m`, `30d`); a bare `0` is zero. A bare "
     + "number is refused: `30` could mean seconds or days."
 
-  /// The README's configuration table, in Markdown, after the duration syntax.
+  /// docs/configuration.md's table, in Markdown, after the duration syntax.
   public static func markdownTable() -> String {
     var lines = [durationSyntax, "", "| Variable | Default | Meaning |", "| --- | --- | --- |"]
     for setting in documentation {

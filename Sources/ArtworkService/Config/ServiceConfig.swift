@@ -4,7 +4,7 @@ import HTTP
 import SafeFetch
 
 /// Every setting of the service: one value, read once at start-up from an environment and
-/// validated as a whole. Each key is documented in `ServiceConfig.documentation` (the README's
+/// validated as a whole. Each key is documented in `ServiceConfig.documentation` (docs/configuration.md's
 /// table comes from there).
 public struct ServiceConfig: Sendable {
   /// Where the HTTP server listens (`ARTWORK_LISTEN`).

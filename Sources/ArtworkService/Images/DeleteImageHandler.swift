@@ -4,7 +4,7 @@ import HTTP
 import Storage
 
 // `DELETE /v1/images/{id}.{ext}`: a hosted image removed on request. docs/ARCHITECTURE.md walks
-// it; the README states what every replica sees, and when.
+// it; docs/api.md states what every replica sees, and when.
 
 /// The bearer token was checked with the head: 404 when nothing is stored under the name (a
 /// second DELETE included); else everything that answers the image goes, in an order that a

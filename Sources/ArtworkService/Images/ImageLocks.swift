@@ -5,7 +5,7 @@ import Synchronization
 /// deleting it, each hold its lock for the whole of their work, so a deletion and a create of
 /// the same image are ordered. A create that finished first has everything it stored and
 /// remembered removed by the deletion; one that comes after stores the object again before it
-/// answers. (Replicas sharing S3 are ordered by the deletion notices instead: README.)
+/// answers. (Replicas sharing S3 are ordered by the deletion notices instead: docs/S3.md.)
 final class ImageLocks: Sendable {
   /// The images held, each with the tasks waiting for it, in the order they came.
   private let held = Mutex<[ArtworkID: [CheckedContinuation<Void, Never>]]>([:])

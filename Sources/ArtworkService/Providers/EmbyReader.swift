@@ -5,7 +5,7 @@ import ArtworkCore
 /// `system.notificationtest`...), `Item` (`Id`, `Type`, `Name`, `SeriesName`, `SeriesId`,
 /// `ParentIndexNumber`, `IndexNumber`, `ProductionYear`) and `Server`. The body does not say
 /// where the server is: the webhook's URL does, with `?server=`. Built from Emby's
-/// documentation, unconfirmed against a running server (README says what).
+/// documentation, unconfirmed against a running server (docs/providers.md says what).
 enum EmbyReader {
   static let expected =
     "Emby's webhook JSON (or multipart with a \"data\" field holding it): an object with Event and Item"

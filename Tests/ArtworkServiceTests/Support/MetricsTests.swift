@@ -144,11 +144,11 @@ import Testing
     #expect(now.startTime > 1_700_000_000 && now.cpuSeconds > 0)
   }
 
-  /// The README's table lists every family, with its labels and type, and nothing else.
-  @Test func readmeListsEveryFamily() throws {
-    let readme = try String(
-      contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let rows = readme.split(separator: "\n").filter {
+  /// The operations page's table lists every family, with its labels and type, and nothing else.
+  @Test func theOperationsPageListsEveryFamily() throws {
+    let page = try String(
+      contentsOf: Repository.root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+    let rows = page.split(separator: "\n").filter {
       $0.hasPrefix("| `artwork_") || $0.hasPrefix("| `process_")
     }
     let listed = rows.map { row in

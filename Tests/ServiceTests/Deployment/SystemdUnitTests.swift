@@ -6,7 +6,7 @@ import Testing
 
 /// `deploy/artwork.service` against Debian's systemd-analyze: the unit verifies (with its
 /// ExecStart pointed at the built binary, which verify wants to find), its hardening scores an
-/// overall exposure of 2.0 or less, the README states that score, and the unit keeps what the
+/// overall exposure of 2.0 or less, docs/deployment.md states that score, and the unit keeps what the
 /// service needs of it.
 @Suite struct SystemdUnitTests {
   static let unit = DeploymentTools.file("artwork.service")
@@ -56,9 +56,9 @@ import Testing
     let score = String(line[after...].prefix { $0 != " " })
     let value = try #require(Double(score), "\(line)")
     #expect(value <= 2.0, "\(run.output)")
-    let readme = try String(
-      contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-    #expect(readme.contains("overall exposure of \(score)"), "README should state \(score)")
+    let page = try String(
+      contentsOf: Repository.root.appendingPathComponent("docs/deployment.md"), encoding: .utf8)
+    #expect(page.contains("overall exposure of \(score)"), "deployment.md should state \(score)")
   }
 
   /// The unit's `Environment=` lines overlaid by `deploy/artwork.env` (what systemd does) are

@@ -8,7 +8,7 @@ import Testing
 @testable import Storage
 
 extension ReplicaSuites {
-  /// A DELETE through one replica takes effect on the other within the README's bound (2 s):
+  /// A DELETE through one replica takes effect on the other within the documented bound (2 s):
   /// its hot cache and its remembered URL results let go, through the deletion notices.
   @Suite(.seaweedFS) struct ReplicaDeletionTests {
     static let bound = Duration.seconds(2)

@@ -38,7 +38,7 @@ import Testing
   }
 
   /// Sends SIGHUP and waits (bounded) until the reload is counted with `result`: from then on
-  /// the new tokens are in force, as the README says.
+  /// the new tokens are in force, as docs/security.md says.
   static func reload(_ child: ServiceProcess, _ port: Int, result: String) async throws -> Bool {
     let series = #"artwork_api_token_reloads_total{result="\#(result)"}"#
     let before = try await metric(port, series)
