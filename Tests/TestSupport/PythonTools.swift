@@ -49,9 +49,11 @@ public enum PythonTools {
       try PythonTools.python(installedBy: venv)
     }.value
     let path = Repository.root.appendingPathComponent(script).path
+    // No `__pycache__` beside a module the script imports (the browser scripts' `browser.py`):
+    // a test run writes nothing into the work tree.
     let environment = ProcessInfo.processInfo.environment.filter {
       ["PATH", "HOME", "LANG"].contains($0.key)
-    }
+    }.merging(["PYTHONDONTWRITEBYTECODE": "1"]) { $1 }
     let child = try ServiceProcess(executable: python, [path] + arguments, environment: environment)
     let status = await child.exitStatus(within: timeout)
     guard status == 0 else {
