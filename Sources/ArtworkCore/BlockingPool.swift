@@ -298,14 +298,8 @@ public final class BlockingPool<Local>: Sendable {
     thread.start()
   }
 
-  /// Whether the calling thread is one of this pool's.
-  var isCurrentThread: Bool {
-    pthread_getspecific(PoolThread.key) == Unmanaged.passUnretained(shared).toOpaque()
-  }
-
   /// One thread's life: take jobs in order until the pool stops and the queue is empty.
   private static func workLoop(_ shared: Shared, limit: Int) {
-    pthread_setspecific(PoolThread.key, Unmanaged.passUnretained(shared).toOpaque())
     var local: Local?
     while true {
       // `idle` already counts this thread (set when spawned, or at the end of the last job).
@@ -377,13 +371,4 @@ extension BlockingPool where Local == Void {
     }
     return try result.get()
   }
-}
-
-/// The thread-specific slot that tells which pool a thread belongs to.
-private enum PoolThread {
-  static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
 }

@@ -60,7 +60,4 @@ public final class PinnedBytes: @unchecked Sendable {
   public func prefix(_ length: Int) -> [UInt8] {
     withUnsafeBytes { Array($0.prefix(max(0, length))) }
   }
-
-  /// The bytes, copied into an array.
-  public var array: [UInt8] { withUnsafeBytes { Array($0) } }
 }

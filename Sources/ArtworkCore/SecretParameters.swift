@@ -27,9 +27,6 @@ public struct SecretParameters: Sendable, Equatable {
     return names.contains(decoded.lowercased())
   }
 
-  /// Whether `url`'s query names any secret.
-  public func containsSecret(_ url: String) -> Bool { redacted(url) != url }
-
   /// `url` with the value of every secret query parameter replaced by `REDACTED`; everything
   /// else byte for byte as given (the fragment, other parameters, their order).
   public func redacted(_ url: String) -> String {

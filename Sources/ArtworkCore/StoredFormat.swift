@@ -7,14 +7,6 @@ public enum StoredFormat: String, Sendable, Hashable, CaseIterable {
   /// The media type the object is served with.
   public var contentType: String { self == .jpeg ? "image/jpeg" : "image/png" }
 
-  /// The format a hosted file name ends with; nil for any other extension.
-  public init?(fileExtension: String) {
-    var text = fileExtension
-    guard let format = text.withUTF8({ Self(fileExtensionBytes: UnsafeRawBufferPointer($0)) })
-    else { return nil }
-    self = format
-  }
-
   // NOTE: hashed as its case, not as its raw value: a type with a raw value is otherwise hashed
   // by making and hashing that string, and a key holding a format is looked up on every GET.
   public func hash(into hasher: inout Hasher) {

@@ -31,8 +31,6 @@ extension CurlOption where Value == Int {
   public static var connectTimeoutMS: Self { .init(CURLOPT_CONNECTTIMEOUT_MS) }
   /// Deadline for the whole transfer, in milliseconds.
   public static var timeoutMS: Self { .init(CURLOPT_TIMEOUT_MS) }
-  /// Redirects curl may follow on its own.
-  public static var maxRedirects: Self { .init(CURLOPT_MAXREDIRS) }
 }
 
 extension CurlOption where Value == String {

@@ -345,9 +345,6 @@ final class EventLoop: @unchecked Sendable {
     for connection in Array(connections.values) { connection.receive(.graceOver) }
   }
 
-  /// Connections open on this loop.
-  var openConnections: Int { connections.count }
-
   /// Ends the loop after this iteration, closing every connection.
   func stop() {
     stopped = true

@@ -21,7 +21,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let delete = HTTPMethod(rawValue: "DELETE")
   /// `OPTIONS`.
   public static let options = HTTPMethod(rawValue: "OPTIONS")
-  static let patch = HTTPMethod(rawValue: "PATCH")
 
   public var description: String { rawValue }
 }

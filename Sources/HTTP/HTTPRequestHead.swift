@@ -10,8 +10,6 @@ public struct HTTPRequestHead: Sendable {
   public let method: HTTPMethod
   /// The percent-decoded path, without the query. Never contains NUL.
   public var path: String { target.path }
-  /// The path exactly as sent, without the query.
-  var rawPath: String { target.rawPath }
   /// Query parameters, percent-decoded (`+` is a space); the last value of a repeated name wins.
   public var query: [String: String] { target.query }
   /// The request's header fields, in order.

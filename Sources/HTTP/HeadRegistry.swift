@@ -25,9 +25,6 @@ final class PendingHead: Sendable {
     self.loop = loop
     self.accepted = accepted
   }
-
-  /// Whether the connection was shed: its slot is a newer connection's, and its loop closes it.
-  var wasShed: Bool { state.load(ordering: .acquiring) == 1 }
 }
 
 /// The connections that have not sent their first whole request head, oldest first, shared by

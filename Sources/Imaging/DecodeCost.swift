@@ -8,15 +8,6 @@ public enum DecodeCost {
   /// Refuses a JPEG of more than `limits.maxScans` scans, or whose scans would pass over more
   /// than `limits.maxScanPasses` × `limits.maxPixels` pixels in all, with a 422 that names the
   /// limit. Other formats, and JPEGs whose markers say nothing, pass: the decoder judges them.
-  public static func check(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits)
-    throws(ArtworkError)
-  {
-    if let problem = problem(bytes, limits: limits) {
-      throw ArtworkError(.unprocessableImage, problem)
-    }
-  }
-
-  /// `check` of pinned bytes.
   public static func check(_ input: PinnedBytes, limits: ImageLimits) throws(ArtworkError) {
     if let problem = input.withUnsafeBytes({ problem($0, limits: limits) }) {
       throw ArtworkError(.unprocessableImage, problem)

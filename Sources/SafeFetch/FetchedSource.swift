@@ -50,9 +50,6 @@ public struct Validators: Sendable, Equatable, Codable {
     self.lastModified = lastModified
   }
 
-  /// Whether there is anything to revalidate with.
-  public var isEmpty: Bool { etag == nil && lastModified == nil }
-
   /// These validators with the ones a 304 sent in place of the old.
   public func updated(by newer: Validators) -> Validators {
     Validators(etag: newer.etag ?? etag, lastModified: newer.lastModified ?? lastModified)

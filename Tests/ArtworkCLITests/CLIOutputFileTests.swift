@@ -8,7 +8,6 @@ import ThumbHashCodec
 /// regular file is replaced; a directory is refused.
 @Suite struct CLIOutputFileTests {
   static let hash = "1QcSHQRnh493V4dIh4eXh1h4kJUI"
-  static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
   /// The PNG `decode` writes for `hash`, made here.
   static func expectedPNG() throws -> [UInt8] {

@@ -27,7 +27,4 @@ final class ForwardingNotice: Sendable {
         + "is your proxy, name it in ARTWORK_TRUSTED_PROXIES. Said once.",
       ["peer": .string(peer), "trusted_proxies": .string(proxies.description)])
   }
-
-  /// Whether it has warned.
-  var hasWarned: Bool { warned.load(ordering: .relaxed) }
 }

@@ -100,16 +100,6 @@ enum DurationUnit: String, CaseIterable {
   case hours = "h"
   case days = "d"
 
-  var name: String {
-    switch self {
-    case .milliseconds: "milliseconds"
-    case .seconds: "seconds"
-    case .minutes: "minutes"
-    case .hours: "hours"
-    case .days: "days"
-    }
-  }
-
   func duration(_ count: Int) -> Duration? {
     let (factor, inMilliseconds): (Int, Bool) =
       switch self {

@@ -228,10 +228,5 @@ struct ContentDocument: Sendable {
     members.first { $0.key.utf8.elementsEqual(key.utf8) }
   }
 
-  /// The offset of the first byte that is not whitespace.
-  static func start(_ bytes: [UInt8]) -> Int {
-    bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
-  }
-
   private static func quoted(_ text: String) -> [UInt8] { JSONValue.string(text).bytes }
 }

@@ -21,9 +21,6 @@ final class ImageLocks: Sendable {
     return try await body()
   }
 
-  /// How many images are held now (for tests).
-  var heldCount: Int { held.withLock { $0.count } }
-
   private func acquire(_ id: ArtworkID) async {
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let free = held.withLock { held -> Bool in

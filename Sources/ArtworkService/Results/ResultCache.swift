@@ -317,12 +317,6 @@ final class ResultCache<Payload: Codable & Sendable & Equatable>: Sendable {
     SHA256.hmacHex(key: recordKey, Array(key.utf8))
   }
 
-  /// Whether `url` under `variant` is being produced now, by this process.
-  func isRunning(url: String, variant: String) -> Bool {
-    let key = self.key(url: url, variant: variant)
-    return running.withLock { $0[key] != nil }
-  }
-
   /// The storage name of the record for `url` under `variant` (a deleted image's results are
   /// found by these names: `ImageIndex`).
   func recordName(url: String, variant: String) -> String {

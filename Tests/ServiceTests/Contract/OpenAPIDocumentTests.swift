@@ -47,10 +47,6 @@ import Testing
       .map { $0.contains("{") ? "{}" : String($0) }.joined(separator: "/")
   }
 
-  static func path(of operation: String) -> String {
-    String(operation.split(separator: " ", maxSplits: 1)[1])
-  }
-
   @Test func everyRouteIsDocumentedAndNothingElse() async throws {
     let documented = try Self.documentedOperations()
     let routed = try await ServiceHarness.run { Self.routedOperations($0.server.app.router()) }
