@@ -31,23 +31,16 @@ struct HealthProbe {
       "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n\r\n".utf8)
     var sent = 0
     while sent < request.count {
-      let count = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, 0) }
-      if count < 0 && (errno == EAGAIN || errno == EINTR) {
-        try wait(fd, for: Int16(POLLOUT), until: deadline)
-        continue
+      sent += try whenReady(fd, for: Int16(POLLOUT), until: deadline) { () throws(POSIXErrno) in
+        try POSIXIO.writeSome(fd, request[sent...])
       }
-      guard count > 0 else { throw Failure(reason: LocalFile.reason(errno).lowercased()) }
-      sent += count
     }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1024)
     while !answer.contains(UInt8(ascii: "\n")) {
-      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if count < 0 && (errno == EAGAIN || errno == EINTR) {
-        try wait(fd, for: Int16(POLLIN), until: deadline)
-        continue
+      let count = try whenReady(fd, for: Int16(POLLIN), until: deadline) {
+        () throws(POSIXErrno) in try POSIXIO.readSome(fd, into: &buffer)
       }
-      guard count >= 0 else { throw Failure(reason: LocalFile.reason(errno).lowercased()) }
       guard count > 0 else { throw Failure(reason: "the connection closed before an answer") }
       answer += buffer[0..<count]
     }
@@ -100,20 +93,35 @@ struct HealthProbe {
     return fd
   }
 
+  /// `call` on the non-blocking socket, waiting for `events` (until `deadline`) while it would
+  /// block: what it answered.
+  private func whenReady<Value>(
+    _ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant,
+    _ call: () throws(POSIXErrno) -> Value
+  ) throws(Failure) -> Value {
+    while true {
+      do {
+        return try call()
+      } catch {
+        guard error.code == EAGAIN else {
+          throw Failure(reason: LocalFile.reason(error.code).lowercased())
+        }
+      }
+      try wait(fd, for: events, until: deadline)
+    }
+  }
+
   /// Waits until `fd` is ready for `events`, or throws when `deadline` passes first.
   private func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant)
     throws(Failure)
   {
-    while true {
-      let left = deadline - ContinuousClock.now
-      let milliseconds = Int32(max(0, left.wholeMilliseconds))
-      guard milliseconds > 0 else { throw timedOut }
-      var entry = pollfd(fd: fd, events: events, revents: 0)
-      let ready = poll(&entry, 1, milliseconds)
-      if ready > 0 { return }
-      if ready < 0 && errno == EINTR { continue }
-      guard ready == 0 else { throw Failure(reason: LocalFile.reason(errno).lowercased()) }
+    let ready: Bool
+    do {
+      ready = try POSIXIO.wait(fd, for: events, until: deadline)
+    } catch {
+      throw Failure(reason: LocalFile.reason(error.code).lowercased())
     }
+    guard ready else { throw timedOut }
   }
 
   private var timedOut: Failure {

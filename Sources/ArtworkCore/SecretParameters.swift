@@ -128,10 +128,10 @@ public struct SecretParameters: Sendable, Equatable {
     var utf8 = Array(text.utf8)[...]
     while let byte = utf8.first {
       utf8 = utf8.dropFirst()
-      if byte == UInt8(ascii: "%"), utf8.count >= 2,
-        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+      if byte == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
+        let low = hexValue(utf8[utf8.startIndex + 1])
       {
-        bytes.append(value)
+        bytes.append(high << 4 | low)
         utf8 = utf8.dropFirst(2)
       } else {
         bytes.append(byte)

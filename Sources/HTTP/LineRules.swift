@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// The rules for the lines outside body data that http-parser's lenient build does not apply.
 /// Fed every byte outside body data, in order, across reads (`RequestParser` cuts the data out):
 ///
@@ -137,7 +139,7 @@ struct LineRules {
   private mutating func chunkLineByte(_ byte: UInt8, _ part: ChunkPart) -> ParseFailure? {
     switch part {
     case .size:
-      if let digit = Self.hexValue(byte) {
+      if let digit = hexValue(byte) {
         sizeDigits += 1
         sizeNonZero = sizeNonZero || digit != 0
         return nil
@@ -196,14 +198,5 @@ struct LineRules {
     section = .chunkLine(.size)
     sizeDigits = 0
     sizeNonZero = false
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 }

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// The request-target of a request line: its bytes as sent, and where its path, segments and
 /// query lie in them. Decoded text is made only when it is asked for, so routing a request and
 /// answering it from memory makes no string.
@@ -207,14 +209,5 @@ struct RequestTarget: Sendable {
       }
     }
     return bytes
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 }

@@ -69,4 +69,80 @@ import Testing
       _ = try buffer.withUnsafeMutableBytes { try POSIXIO.readSome(ends.read, into: $0) }
     }
   }
+
+  @Test func writeSomeWritesWhatFitsAndSaysHowMuch() throws {
+    let ends = try makePipe()
+    defer {
+      close(ends.read)
+      close(ends.write)
+    }
+    try #require(fcntl(ends.write, F_SETFL, O_NONBLOCK) == 0)
+    // More than a pipe holds (64 KiB unless raised): part of it is taken, then it would block.
+    let bytes = [UInt8](repeating: 7, count: 4 << 20)
+    let first = try POSIXIO.writeSome(ends.write, bytes[...])
+    #expect(first > 0 && first < bytes.count)
+    #expect(throws: POSIXErrno(EAGAIN)) { _ = try POSIXIO.writeSome(ends.write, bytes[first...]) }
+    var buffer = [UInt8](repeating: 0, count: first)
+    #expect(try POSIXIO.readFull(ends.read, into: &buffer) == first)
+    #expect(buffer == Array(bytes[..<first]))
+    #expect(try POSIXIO.writeSome(ends.write, bytes[bytes.endIndex...]) == 0)
+  }
+
+  @Test func waitAnswersAtOnceWhenReadyAndFalseOnlyAtTheDeadline() throws {
+    let ends = try makePipe()
+    defer {
+      close(ends.read)
+      close(ends.write)
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    #expect(try !POSIXIO.wait(ends.read, for: Int16(POLLIN), until: start + .milliseconds(150)))
+    #expect(clock.now - start >= .milliseconds(150))
+    // A deadline already past answers false without waiting, even on a ready descriptor.
+    #expect(try !POSIXIO.wait(ends.write, for: Int16(POLLOUT), until: start))
+    try POSIXIO.writeAll(ends.write, [1])
+    let ready = clock.now
+    #expect(try POSIXIO.wait(ends.read, for: Int16(POLLIN), until: ready + .seconds(10)))
+    #expect(clock.now - ready < .seconds(5))
+    // Of several descriptors, the ready one is marked.
+    var both = [
+      pollfd(fd: ends.write, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0),
+    ]
+    #expect(try POSIXIO.poll(&both, until: clock.now + .seconds(10)))
+    #expect(both[0].revents == 0 && both[1].revents & Int16(POLLIN) != 0)
+  }
+
+  @Test func aSignalDoesNotEndAWaitEarly() throws {
+    let ends = try makePipe()
+    defer {
+      close(ends.read)
+      close(ends.write)
+    }
+    // A handler without SA_RESTART, so the signal interrupts `poll` with EINTR.
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    var previous = sigaction()
+    try #require(sigaction(SIGUSR1, &action, &previous) == 0)
+    defer { sigaction(SIGUSR1, &previous, nil) }
+    // The pool's threads block signals: this one takes SIGUSR1 while it waits.
+    var usr1 = sigset_t()
+    sigemptyset(&usr1)
+    sigaddset(&usr1, SIGUSR1)
+    var mask = sigset_t()
+    try #require(pthread_sigmask(SIG_UNBLOCK, &usr1, &mask) == 0)
+    defer { pthread_sigmask(SIG_SETMASK, &mask, nil) }
+    let waiter = pthread_self()
+    let sender = Thread {
+      usleep(100_000)
+      pthread_kill(waiter, SIGUSR1)
+    }
+    sender.start()
+    let clock = ContinuousClock()
+    let start = clock.now
+    #expect(try !POSIXIO.wait(ends.read, for: Int16(POLLIN), until: start + .milliseconds(400)))
+    #expect(clock.now - start >= .milliseconds(400))
+  }
 }

@@ -1,3 +1,4 @@
+import ArtworkCore
 import Foundation
 import Synchronization
 
@@ -180,13 +181,4 @@ public enum ServiceProcessError: Error, Equatable {
   case spawnFailed(errno: Int32)
   /// The program is not on PATH.
   case notFound(String)
-}
-
-/// Runs `body` with a NULL-terminated array of C strings for `strings`.
-private func withCStrings<R>(
-  _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
-) -> R {
-  let pointers = strings.map { strdup($0) } + [nil]
-  defer { for pointer in pointers { free(pointer) } }
-  return body(pointers)
 }

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// Why a text is not the JSON it should be, with the byte offset where reading stopped.
 struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
   var reason: String
@@ -275,14 +277,7 @@ private struct JSONReader {
     guard index + 4 <= bytes.count else { throw error("an invalid \\u escape") }
     var value: UInt16 = 0
     for _ in 0..<4 {
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: throw error("an invalid \\u escape")
-      }
+      guard let digit = hexValue(bytes[index]) else { throw error("an invalid \\u escape") }
       value = value << 4 | UInt16(digit)
       index += 1
     }
