@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HTTP
@@ -36,7 +37,7 @@ import Testing
   }
 
   @Test func runsDecideAsSingleBytesDo() {
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededRandom()
     for _ in 0..<20_000 {
       let count = Int.random(in: 0...40, using: &generator)
       // Mostly plain bytes, as in a real head, with the special ones mixed in.
@@ -53,7 +54,9 @@ import Testing
       let (at, expected) = Self.oneByOne(bytes, chunked: chunked, messageEnds: ends)
       let got = Self.inRuns(bytes, chunked: chunked, cuts: cuts, messageEnds: ends)
       #expect(
-        got == expected, "bytes \(bytes) cut at \(cuts), chunked \(chunked), breach at \(at ?? -1)")
+        got == expected,
+        "bytes \(bytes) cut at \(cuts), chunked \(chunked), breach at \(at ?? -1); \(SeededRandom.replay)"
+      )
     }
   }
 
