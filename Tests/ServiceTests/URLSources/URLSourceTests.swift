@@ -65,7 +65,22 @@ import Testing
       "http://\($0):\(origin.http)/image.png"
     }
     urls.append("https://127.0.0.1:\(origin.https)/image.png")
-    if let port6 = origin.http6 { urls.append("http://[::1]:\(port6)/image.png") }
+    try await Self.expectRefusedAsLoopback(urls, by: service)
+    #expect(try origin.totalAccepts() == 0)
+  }
+
+  /// IPv6 loopback too, with a listener on `::1` it would reach.
+  @Test(.enabled(if: LoopbackIPv6.isAvailable, "needs IPv6 on loopback (::1)"))
+  func theDefaultPolicyRefusesIPv6Loopback() async throws {
+    let service = try await URLSourceFixture.publicOnly.value
+    let origin = try await OriginServer.start()
+    let port6 = try #require(origin.http6, "the origin did not listen on ::1")
+    try await Self.expectRefusedAsLoopback(["http://[::1]:\(port6)/image.png"], by: service)
+    #expect(try origin.totalAccepts() == 0)
+  }
+
+  /// Each of `urls`, posted to both URL routes, is a 403 whose detail names loopback.
+  static func expectRefusedAsLoopback(_ urls: [String], by service: RunningArtwork) async throws {
     for url in urls {
       for path in ["/v1/artwork", "/v1/thumbhash"] {
         let refused = try await service.post(path, url: url)
@@ -74,6 +89,5 @@ import Testing
         #expect(detail.contains("loopback"), "\(url): \(detail)")
       }
     }
-    #expect(try origin.totalAccepts() == 0)
   }
 }
