@@ -62,6 +62,7 @@ import Testing
     let response = try await inFlight.value
     #expect(response.status == 503)
     #expect(response.header("Content-Type") == "application/problem+json")
+    #expect(response.header("Connection")?.lowercased() == "close")
     #expect(server.server.inFlightCount == 0)
     // The handler finishing after the daemon stopped is harmless and releases its request.
     gate.open()
@@ -91,7 +92,8 @@ import Testing
 
 @Suite struct AbruptStopTests {
   /// Dropping a server while a handler waits and while a stream waits for its next chunk stops
-  /// at once without crashing; the late handler and stream find no connection to answer.
+  /// at once without crashing: the waiting request is answered 503, the stream (its 200 head
+  /// sent) cannot complete, and the late handler and stream find no connection to answer.
   @Test func deinitWithSuspendedConnectionsDoesNotCrash() async throws {
     let gate = Gate()
     let entered = Counter()
@@ -121,7 +123,11 @@ import Testing
     server = nil
     let slowResult = await slow.result
     let streamResult = await stream.result
-    if case .success(let response) = slowResult { #expect(response.status == 503) }
+    // The request still waiting for its handler is answered 503, and its connection closed.
+    let slowAnswer = try slowResult.get()
+    #expect(slowAnswer.status == 503)
+    #expect(slowAnswer.header("Content-Type") == "application/problem+json")
+    #expect(slowAnswer.header("Connection")?.lowercased() == "close")
     if case .success(let response) = streamResult {
       Issue.record("a stalled stream cannot complete, got \(response.status)")
     }
