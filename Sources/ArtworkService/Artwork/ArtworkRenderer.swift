@@ -42,20 +42,32 @@ struct ArtworkRenderer: Sendable {
   }
 
   /// Stores what `render` made, with its facts (`ImageFacts`, `sourceURL` redacted) beside a new
-  /// object. The caller holds the image's lock.
+  /// object: two storage round trips. The caller holds the image's lock.
   func store(_ created: CreatedArtwork, sourceURL: String?) async throws(ArtworkError)
     -> ArtworkAnswer
   {
     let storing = ContinuousClock.now
-    let answer = ArtworkAnswer(created)
-    if try await storage.put(created.key, bytes: created.bytes) {
-      metrics.recordArtworkCreated(bytes: created.bytes.count)
-      await facts.store(
-        ImageFacts(
-          answer, createdAt: Date().timeIntervalSince1970,
-          sourceURL: sourceURL.map(secrets.redacted)), of: created.key)
-    }
+    let isNew = try await storeObject(created)
+    await storeFacts(of: created, sourceURL: sourceURL, if: isNew)
     metrics.recordStage("store", ContinuousClock.now - storing)
-    return answer
+    return ArtworkAnswer(created)
+  }
+
+  /// Stores the object `render` made, durably: true when it is new (counted), false when the
+  /// same bytes were stored already. The caller holds the image's lock.
+  func storeObject(_ created: CreatedArtwork) async throws(ArtworkError) -> Bool {
+    guard try await storage.put(created.key, bytes: created.bytes) else { return false }
+    metrics.recordArtworkCreated(bytes: created.bytes.count)
+    return true
+  }
+
+  /// Stores the facts of a new object (`isNew`; an object stored before keeps its facts), its
+  /// `sourceURL` redacted. Best effort: a lookup works missing facts out from the bytes.
+  func storeFacts(of created: CreatedArtwork, sourceURL: String?, if isNew: Bool) async {
+    guard isNew else { return }
+    let facts = ImageFacts(
+      ArtworkAnswer(created), createdAt: Date().timeIntervalSince1970,
+      sourceURL: sourceURL.map(secrets.redacted))
+    await self.facts.store(facts, of: created.key)
   }
 }

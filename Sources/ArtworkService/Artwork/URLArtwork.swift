@@ -55,15 +55,15 @@ struct URLArtwork: Sendable {
       if fetched.isNotModified { return (try await lease.confirmed(fetched.validators), nil) }
       // 5. Render the new image; then, holding the image's lock (a deletion of the same image
       // waits, or is waited for), store it, index the result under it (so that deleting the
-      // image forgets it) and remember it.
+      // image forgets it) and remember it (`URLArtwork+Storing.swift`).
       let created = try await renderer.render(
         fetched.bytes[...], declaredType: fetched.contentType.map(mediaTypeEssence),
         options: options, retryingRemembered: revalidate)
       let answer = try await renderer.locks.holding(created.key.id) {
         () throws(ArtworkError) in
-        let answer = try await renderer.store(created, sourceURL: url)
-        try await index.add(results.recordName(url: url, variant: variant), to: created.key.id)
-        return try await lease.produced(answer, validators: fetched.validators)
+        try await store(
+          created, as: results.recordName(url: url, variant: variant), of: url, lease: lease,
+          validators: fetched.validators)
       }
       return (answer, nil)
     } catch {

@@ -28,8 +28,14 @@ struct ImageIndex: Sendable {
 
   /// Adds `name` to `id`'s index (nothing when it is there already).
   func add(_ name: String, to id: ArtworkID) async throws(ArtworkError) {
-    var names = try await names(id)
+    try await write(names(id), adding: name, to: id)
+  }
+
+  /// Writes `id`'s index as `names` (what `names(id)` read) with `name` added: nothing when it
+  /// is there already. With the read apart, a caller may read while it writes something else.
+  func write(_ names: [String], adding name: String, to id: ArtworkID) async throws(ArtworkError) {
     guard !names.contains(name) else { return }
+    var names = names
     names.append(name)
     if names.count > Self.maxNames { names.removeFirst(names.count - Self.maxNames) }
     // NOTE: encoding an array of strings cannot fail.

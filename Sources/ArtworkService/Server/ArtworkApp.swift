@@ -34,8 +34,11 @@ public final class ArtworkApp: Sendable {
   /// Readiness failures: the storage problem's specifics, logged at most once a minute.
   let readinessLog: RateLimitedLog
 
-  /// Builds storage, the worker pool and the fetcher from `config`.
-  init(config: ServiceConfig, logger: Logger) async throws(StartupError) {
+  /// Builds storage (wrapped in `storageLayer`), the worker pool and the fetcher from `config`.
+  init(
+    config: ServiceConfig, logger: Logger,
+    storageLayer: @Sendable (any ArtworkStorage) -> any ArtworkStorage = { $0 }
+  ) async throws(StartupError) {
     self.config = config
     self.logger = logger
     let metrics = Metrics()
@@ -48,7 +51,7 @@ public final class ArtworkApp: Sendable {
     self.readinessLog = RateLimitedLog(
       logger: logger, message: "not ready: storage cannot take new objects",
       interval: .seconds(60))
-    self.storage = try await StorageFactory.make(config: config, logger: logger)
+    self.storage = storageLayer(try await StorageFactory.make(config: config, logger: logger))
     self.imageIndex = ImageIndex(storage: storage)
     let workers: WorkerPool
     do {

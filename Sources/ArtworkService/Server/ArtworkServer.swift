@@ -2,6 +2,7 @@ import ArtworkCore
 import Foundation
 import HTTP
 import ImageWorkers
+import Storage
 
 /// A running service: the app behind an HTTP server, with access logs and graceful shutdown.
 public final class ArtworkServer: Sendable {
@@ -15,7 +16,16 @@ public final class ArtworkServer: Sendable {
   /// Listens, then builds the app from `config` (storage included), then serves. Nothing is
   /// created before the socket is bound, so a port in use leaves no trace. Call
   /// `Runtime.initialize()` once, before this.
-  public init(config: ServiceConfig, logger: Logger) async throws(StartupError) {
+  public convenience init(config: ServiceConfig, logger: Logger) async throws(StartupError) {
+    try await self.init(config: config, logger: logger, storageLayer: { $0 })
+  }
+
+  /// `storageLayer` wraps the storage `config` names (tests observe the storage calls
+  /// through it).
+  init(
+    config: ServiceConfig, logger: Logger,
+    storageLayer: @Sendable (any ArtworkStorage) -> any ArtworkStorage
+  ) async throws(StartupError) {
     let listener: HTTPListener
     do {
       listener = try HTTPListener(host: config.listen.host, port: config.listen.port)
@@ -27,7 +37,7 @@ public final class ArtworkServer: Sendable {
       // The port actually bound (ARTWORK_LISTEN may ask for any free one).
       config.publicURL = PublicURL.following(config.listen, port: listener.port).text
     }
-    let app = try await ArtworkApp(config: config, logger: logger)
+    let app = try await ArtworkApp(config: config, logger: logger, storageLayer: storageLayer)
     self.app = app
     self.grace = config.shutdownGrace
     sweeper = StorageSweeper(

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import TestSupport
 
 @testable import ArtworkCore
@@ -19,8 +20,12 @@ final class RunningArtwork: Sendable {
   /// The port it listens on, on 127.0.0.1.
   var port: Int { server.port }
 
-  /// Starts a server with `environment` over loopback defaults.
-  init(_ environment: [String: String]) async throws {
+  /// Starts a server with `environment` over loopback defaults, its storage wrapped in
+  /// `storageLayer`.
+  init(
+    _ environment: [String: String],
+    storageLayer: @Sendable (any ArtworkStorage) -> any ArtworkStorage = { $0 }
+  ) async throws {
     Runtime.initialize()
     var full = [
       "ARTWORK_LISTEN": "127.0.0.1:0", "ARTWORK_PUBLIC_URL": "http://127.0.0.1:9",
@@ -39,7 +44,8 @@ final class RunningArtwork: Sendable {
     var config = try ServiceConfig(environment: full)
     // The test process is not `artwork`: workers run the built executable.
     config.workerExecutable = ServiceProcess.executable.path
-    server = try await ArtworkServer(config: config, logger: Logger(level: .error))
+    server = try await ArtworkServer(
+      config: config, logger: Logger(level: .error), storageLayer: storageLayer)
   }
 
   /// Shuts the server down (in-flight requests get the configured grace) and removes the
