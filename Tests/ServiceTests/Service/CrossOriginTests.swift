@@ -5,7 +5,7 @@ import Testing
 @testable import ArtworkService
 
 /// CORS at the protocol level: preflights answered by the server, the fields of actual answers
-/// (problems included), and hosted images readable from any origin. `BrowserTests` runs the
+/// (problems included), and hosted images readable from any origin. `CrossOriginBrowserTests` runs the
 /// same through Chromium, the client these fields are for.
 @Suite struct CrossOriginTests {
   static let page = "https://app.example.com"
