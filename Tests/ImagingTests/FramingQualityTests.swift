@@ -43,7 +43,7 @@ import Testing
     let directory = try await Self.makePhotos()
     let path = directory.appendingPathComponent(name).path
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    let options = try ArtworkOptions(shape: Shape(rawValue: shape)!, size: size, crop: .centre)
+    let options = ArtworkOptions(shape: Shape(rawValue: shape)!, size: size, crop: .centre)
     let output = PixelSize(width: options.outputSize.width, height: options.outputSize.height)
     let source = try VipsSource(copying: bytes)
     let format = try ImagePipeline.sniff(bytes)

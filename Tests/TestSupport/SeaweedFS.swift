@@ -153,7 +153,7 @@ public final class SeaweedFS: Sendable {
   private func logFile() throws -> URL {
     let url = directory.appendingPathComponent("weed.log")
     if !FileManager.default.fileExists(atPath: url.path) {
-      FileManager.default.createFile(atPath: url.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     }
     return url
   }

@@ -136,7 +136,7 @@ import Testing
   /// A URL of ours: nothing fetched, the URL kept, the hash that of the stored object.
   @Test func aHostedURLIsLeftAndItsHashFilled() async throws {
     let service = try await URLSourceFixture.allowing.value
-    let uploaded = try await service.upload(try Fixtures.bytes("coffee.jpg"))
+    let uploaded = try await service.upload(Fixtures.bytes("coffee.jpg"))
     #expect(uploaded.status == 201, "\(uploaded.text)")
     let hosted = try #require(uploaded.string("image_url"))
     let sent =

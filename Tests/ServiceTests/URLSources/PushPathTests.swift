@@ -158,7 +158,7 @@ import Testing
   @Test(arguments: RelayClient.all)
   func anUpdateNotReadyInTimeKeepsTheStoredArtwork(client: RelayClient) async throws {
     let (service, base) = try await Self.service()
-    let uploaded = try await service.upload(try Fixtures.bytes("coffee.jpg"))
+    let uploaded = try await service.upload(Fixtures.bytes("coffee.jpg"))
     let hosted = try #require(uploaded.string("image_url"))
     let hash = try #require(uploaded.string("image_thumbhash"))
     let stored = #"{"template":"media","image_url":"\#(hosted)","image_thumbhash":"\#(hash)"}"#
@@ -248,7 +248,7 @@ import Testing
   @Test(arguments: RelayClient.all)
   func aHostedURLStaysWhateverTheWait(client: RelayClient) async throws {
     let (service, base) = try await Self.service()
-    let uploaded = try await service.upload(try Fixtures.bytes("coffee.jpg"))
+    let uploaded = try await service.upload(Fixtures.bytes("coffee.jpg"))
     let hosted = try #require(uploaded.string("image_url"))
     let answer = try await client.send(
       "POST", base + "/v1/content", headers: ["Prefer": "wait=0"],
