@@ -11,50 +11,16 @@
 #   build of the service (its own services, the same SeaweedFS), one after the other.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
-# SeaweedFS leaves unix sockets named after its ports in /tmp; remove ours only.
-weed_sockets() {
-  local p
-  for p in $(seq "$S3P" $((S3P + 4))); do rm -f /tmp/seaweedfs-*-"$p".sock /tmp/seaweedfs-*-$((p + 10000)).sock; done
-}
-S3P=0
-trap 'cleanup; weed_sockets' EXIT
+source "$(dirname "$0")/../lib/seaweedfs.sh"
 SECS=${1:-15}
 GETS=${2:-5000}
 UPLOAD_CONCURRENCY=${UPLOAD_CONCURRENCY:-8}
 GET_CONCURRENCIES=${GET_CONCURRENCIES:-"4 32"}
 ROUNDS=${ROUNDS:-3}
-KEY=K SECRET=S REGION=us-east-1 BUCKET=bench
-EMPTY_SHA=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 
 build_release
 make_photos
-WEED=$("$ROOT/scripts/seaweedfs")
-
-# SeaweedFS on loopback only, SigV4 enforced, fresh directory.
-S3P=$(free_port)
-while [ "$S3P" -gt 50000 ]; do S3P=$(free_port); done # room for the +4 and +10000 ports
-mkdir -p "$WORK/weed/data"
-cat >"$WORK/weed/s3.json" <<JSON
-{"identities":[{"name":"bench","credentials":[{"accessKey":"$KEY","secretKey":"$SECRET"}],"actions":["Admin","Read","List","Tagging","Write"]}]}
-JSON
-GOMEMLIMIT=256MiB "$WEED" mini -dir="$WORK/weed/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
-  -s3.port=$S3P -master.port=$((S3P + 1)) -volume.port=$((S3P + 2)) -filer.port=$((S3P + 3)) \
-  -admin.port=$((S3P + 4)) -s3.config="$WORK/weed/s3.json" -master.telemetry=false \
-  -admin.ui=false -webdav=false -s3.port.iceberg=0 -s3.port.lance=0 \
-  -master.volumeSizeLimitMB=64 >"$WORK/weed.log" 2>&1 &
-WEED_PID=$!
-track $WEED_PID
-wait_http "http://127.0.0.1:$S3P/healthz"
-s3curl() {
-  curl -s --aws-sigv4 "aws:amz:$REGION:s3" --user "$KEY:$SECRET" \
-    -H "x-amz-content-sha256: $EMPTY_SHA" "$@"
-}
-for i in $(seq 50); do
-  code=$(s3curl -o /dev/null -w '%{http_code}' -X PUT "http://127.0.0.1:$S3P/$BUCKET")
-  [ "$code" = 200 ] && break
-  sleep 0.2
-done
-echo "seaweedfs on 127.0.0.1:$S3P, bucket $BUCKET: PUT $code"
+start_seaweedfs
 
 GET_ROWS=()
 UPLOADS=()
@@ -64,8 +30,8 @@ for BUILD in "${!BUILDS[@]}"; do
   echo "build $BUILD: $ARTWORK"
   start_service ARTWORK_STORAGE="$WORK/store-$BUILD"
   FS_PORT=$PORT FS_PID=$SERVICE_PID
-  start_service ARTWORK_STORAGE="s3://$BUCKET/art$BUILD" ARTWORK_S3_ENDPOINT="http://127.0.0.1:$S3P" \
-    ARTWORK_S3_REGION=$REGION ARTWORK_S3_ACCESS_KEY_ID=$KEY ARTWORK_S3_SECRET_ACCESS_KEY=$SECRET
+  # shellcheck disable=SC2046 # the words of s3_environment, one variable each
+  start_service $(s3_environment "art$BUILD")
   S3_PORT=$PORT S3_PID=$SERVICE_PID
 
   upload() {

@@ -9,20 +9,12 @@
 #   ARTWORK=/path/to/artwork: that build instead of this checkout's release build.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
-weed_sockets() {
-  local p
-  for p in $(seq "$S3P" $((S3P + 4))); do rm -f /tmp/seaweedfs-*-"$p".sock /tmp/seaweedfs-*-$((p + 10000)).sock; done
-}
-S3P=0
-trap 'cleanup; weed_sockets' EXIT
+source "$(dirname "$0")/../lib/seaweedfs.sh"
 N=${1:-40}
 ROUNDS=${ROUNDS:-3}
-KEY=K SECRET=S REGION=us-east-1 BUCKET=bench
-EMPTY_SHA=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 
 if [ -z "${ARTWORK:-}" ]; then build_release; fi
 need_tool vips libvips-tools
-WEED=$("$ROOT/scripts/seaweedfs")
 
 # Distinct pictures: N crops per build and round, each of its own offset.
 TOTAL=$((N * ROUNDS * 2))
@@ -34,35 +26,15 @@ OP=$(free_port)
 python3 -m http.server "$OP" --bind 127.0.0.2 --directory "$WORK/origin" >/dev/null 2>&1 &
 track $!
 
-S3P=$(free_port)
-while [ "$S3P" -gt 50000 ]; do S3P=$(free_port); done
-mkdir -p "$WORK/weed/data"
-cat >"$WORK/weed/s3.json" <<JSON
-{"identities":[{"name":"bench","credentials":[{"accessKey":"$KEY","secretKey":"$SECRET"}],"actions":["Admin","Read","List","Tagging","Write"]}]}
-JSON
-GOMEMLIMIT=256MiB "$WEED" mini -dir="$WORK/weed/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
-  -s3.port=$S3P -master.port=$((S3P + 1)) -volume.port=$((S3P + 2)) -filer.port=$((S3P + 3)) \
-  -admin.port=$((S3P + 4)) -s3.config="$WORK/weed/s3.json" -master.telemetry=false \
-  -admin.ui=false -webdav=false -s3.port.iceberg=0 -s3.port.lance=0 \
-  -master.volumeSizeLimitMB=64 >"$WORK/weed.log" 2>&1 &
-track $!
-wait_http "http://127.0.0.1:$S3P/healthz"
-for i in $(seq 50); do
-  code=$(curl -s --aws-sigv4 "aws:amz:$REGION:s3" --user "$KEY:$SECRET" \
-    -H "x-amz-content-sha256: $EMPTY_SHA" -o /dev/null -w '%{http_code}' -X PUT \
-    "http://127.0.0.1:$S3P/$BUCKET")
-  [ "$code" = 200 ] && break
-  sleep 0.2
-done
+start_seaweedfs
 
 BUILDS=("$ARTWORK" ${COMPARE_WITH:-})
 next=0
 for round in $(seq "$ROUNDS"); do
   for b in "${!BUILDS[@]}"; do
     ARTWORK=${BUILDS[$b]}
-    start_service ARTWORK_STORAGE="s3://$BUCKET/b$b-r$round" ARTWORK_S3_ENDPOINT="http://127.0.0.1:$S3P" \
-      ARTWORK_S3_REGION=$REGION ARTWORK_S3_ACCESS_KEY_ID=$KEY ARTWORK_S3_SECRET_ACCESS_KEY=$SECRET \
-      ARTWORK_PRIVATE_SOURCES=127.0.0.2
+    # shellcheck disable=SC2046 # the words of s3_environment, one variable each
+    start_service $(s3_environment "b$b-r$round") ARTWORK_PRIVATE_SOURCES=127.0.0.2
     : >"$WORK/times-$b-$round"
     for i in $(seq "$N"); do
       curl -s -o "$WORK/answer.json" -w '%{http_code} %{time_total}\n' \

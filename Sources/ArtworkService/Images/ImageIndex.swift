@@ -26,13 +26,8 @@ struct ImageIndex: Sendable {
     return (try? JSONDecoder().decode([String].self, from: Data(bytes))) ?? []
   }
 
-  /// Adds `name` to `id`'s index (nothing when it is there already).
-  func add(_ name: String, to id: ArtworkID) async throws(ArtworkError) {
-    try await write(names(id), adding: name, to: id)
-  }
-
   /// Writes `id`'s index as `names` (what `names(id)` read) with `name` added: nothing when it
-  /// is there already. With the read apart, a caller may read while it writes something else.
+  /// is there already. The read is apart so that it can go out beside the object's write.
   func write(_ names: [String], adding name: String, to id: ArtworkID) async throws(ArtworkError) {
     guard !names.contains(name) else { return }
     var names = names
