@@ -11,6 +11,7 @@ public struct ArtworkError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A caller's token is over its `ARTWORK_API_RATE` (429 with `Retry-After`).
     case rateLimited = "rate-limited"
     case forbiddenAddress = "forbidden-address"
+    case notOwner = "not-owner"
     case originNotAllowed = "origin-not-allowed"
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"

@@ -1,15 +1,31 @@
 import Foundation
 
 /// Query parameters that carry credentials: media servers put them in image URLs (Jellyfin
-/// `api_key`, Sonarr and Radarr `apikey`, Plex `X-Plex-Token`, signed URLs' `signature`).
-/// Their values are replaced by `REDACTED` wherever the service writes a URL down (logs,
-/// problems, `/v1/check` reasons, stored records). Pure: no I/O.
+/// `api_key`, Sonarr and Radarr `apikey`, Plex `X-Plex-Token`, Emby `X-Emby-Token`, signed
+/// URLs' `signature`). Their values are replaced by `REDACTED` wherever the service writes a
+/// URL down (answers, logs, problems, `/v1/check` reasons, stored records). Pure: no I/O.
 public struct SecretParameters: Sendable, Equatable {
-  /// The names redacted by default, lower case.
-  public static let defaultNames: Set<String> = [
-    "api_key", "apikey", "key", "token", "access_token", "x-plex-token", "signature", "sig",
-    "auth", "password",
+  /// The credentials the media applications this service reads document in a query string,
+  /// lower case, each with where it is documented:
+  /// - Plex: `X-Plex-Token` (support.plex.tv, "Finding an authentication token / X-Plex-Token";
+  ///   every Plex image URL carries it).
+  /// - Jellyfin: `api_key` and `ApiKey` (jellyfin.org API docs, "Authorization": the query
+  ///   parameter forms), and the legacy Emby names it still accepts: `X-Emby-Token`,
+  ///   `X-MediaBrowser-Token`, `X-Emby-Authorization` (Jellyfin's `AuthorizationContext`).
+  /// - Emby: `api_key` and `X-Emby-Token` (Emby's REST API docs, "API Key Authentication"),
+  ///   `X-Emby-Authorization` (the "User Authentication" header, also read from the query).
+  /// - Sonarr, Radarr, Lidarr: `apikey` (the Servarr wiki's API page: "apikey" in the query or
+  ///   `X-Api-Key` as a header; both are accepted as query names).
+  /// - Overseerr: `X-Api-Key` (its API docs; a header, but some clients put it in the query).
+  public static let mediaApplicationNames: Set<String> = [
+    "x-plex-token", "api_key", "apikey", "x-emby-token", "x-mediabrowser-token",
+    "x-emby-authorization", "x-api-key",
   ]
+  /// The names redacted by default, lower case: the media applications' credentials and the
+  /// common generic ones (signed URLs, OAuth, basic secrets).
+  public static let defaultNames: Set<String> = mediaApplicationNames.union([
+    "key", "token", "access_token", "signature", "sig", "auth", "password",
+  ])
   /// What a secret value is written as.
   public static let placeholder = "REDACTED"
 

@@ -9,7 +9,7 @@ extension ArtworkError.Kind {
     switch self {
     case .badRequest: 400
     case .unauthorized: 401
-    case .forbiddenAddress, .originNotAllowed: 403
+    case .forbiddenAddress, .originNotAllowed, .notOwner: 403
     case .notFound: 404
     case .methodNotAllowed: 405
     case .payloadTooLarge: 413
@@ -36,6 +36,7 @@ extension ArtworkError.Kind {
     case .badRequest: "Bad request"
     case .unauthorized: "Unauthorized"
     case .forbiddenAddress: "Address not allowed"
+    case .notOwner: "Not an owner of the image"
     case .originNotAllowed: "Origin not allowed"
     case .notFound: "Not found"
     case .methodNotAllowed: "Method not allowed"

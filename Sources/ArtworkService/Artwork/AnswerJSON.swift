@@ -58,11 +58,11 @@ public enum AnswerJSON {
     return .object(members)
   }
 
-  /// `/v1/check`'s answer. The URL is echoed as its caller sent it; the reasons and advice,
-  /// which may quote redirect targets and library messages, carry no secret query value.
+  /// `/v1/check`'s answer. The URL, the reasons and the advice (which may quote redirect
+  /// targets and library messages) carry no secret query value.
   static func report(_ report: ReachabilityReport, secrets: SecretParameters) -> JSONValue {
     var members: [(String, JSONValue)] = [
-      ("url", .string(report.url)),
+      ("url", .string(secrets.redacted(report.url))),
       ("ok", .bool(report.ok)),
       (
         "checks",

@@ -10,23 +10,28 @@ struct ArtworkRenderer: Sendable {
   let facts: ImageFactsStore
   let metrics: Metrics
   let secrets: SecretParameters
+  /// Who holds each image: the caller of every creation is recorded before its answer.
+  let owners: ImageOwners
 
   /// One image's store and deletion at a time.
   let locks: ImageLocks
 
   /// Renders `bytes` for `options` and stores the result (holding the image's lock while it
-  /// stores); answers once the object is durably stored (nothing acknowledged is ever lost).
-  /// `retryingRemembered` (the caller's `Cache-Control: no-cache`) tries bytes again that made
-  /// a worker fail before.
+  /// stores); answers once the object is durably stored (nothing acknowledged is ever lost),
+  /// with `caller` recorded as an owner. `retryingRemembered` (the caller's
+  /// `Cache-Control: no-cache`) tries bytes again that made a worker fail before.
   func renderAndStore(
     _ bytes: ArraySlice<UInt8>, declaredType: String?, options: ArtworkOptions,
-    retryingRemembered: Bool = false
+    retryingRemembered: Bool = false, caller: String
   ) async throws(ArtworkError) -> ArtworkAnswer {
     let created = try await render(
       bytes, declaredType: declaredType, options: options, retryingRemembered: retryingRemembered)
-    return try await locks.holding(created.key.id) { () throws(ArtworkError) in
-      try await store(created, sourceURL: nil)
+    let answer = try await locks.holding(created.key.id) { () throws(ArtworkError) in
+      try await store(created, sourceURL: nil, owner: caller)
     }
+    // The same bytes stored before: the caller joins their owners.
+    try await owners.claim(answer, by: caller)
+    return answer
   }
 
   /// Renders `bytes` for `options` in a worker; nothing is stored.
@@ -42,13 +47,14 @@ struct ArtworkRenderer: Sendable {
   }
 
   /// Stores what `render` made, with its facts (`ImageFacts`, `sourceURL` redacted) beside a new
-  /// object: two storage round trips. The caller holds the image's lock.
-  func store(_ created: CreatedArtwork, sourceURL: String?) async throws(ArtworkError)
-    -> ArtworkAnswer
+  /// object, `owner` its first owner: two storage round trips. The caller holds the image's
+  /// lock.
+  func store(_ created: CreatedArtwork, sourceURL: String?, owner: String?)
+    async throws(ArtworkError) -> ArtworkAnswer
   {
     let storing = ContinuousClock.now
     let isNew = try await storeObject(created)
-    await storeFacts(of: created, sourceURL: sourceURL, if: isNew)
+    await storeFacts(of: created, sourceURL: sourceURL, owner: owner, if: isNew)
     metrics.recordStage("store", ContinuousClock.now - storing)
     return ArtworkAnswer(created)
   }
@@ -62,12 +68,16 @@ struct ArtworkRenderer: Sendable {
   }
 
   /// Stores the facts of a new object (`isNew`; an object stored before keeps its facts), its
-  /// `sourceURL` redacted. Best effort: a lookup works missing facts out from the bytes.
-  func storeFacts(of created: CreatedArtwork, sourceURL: String?, if isNew: Bool) async {
+  /// `sourceURL` redacted, `owner` (the caller that made it) its one owner. Best effort: a
+  /// lookup works missing facts out from the bytes, and a claim finds them missing and records
+  /// its caller beside an owner only an admin can remove.
+  func storeFacts(
+    of created: CreatedArtwork, sourceURL: String?, owner: String?, if isNew: Bool
+  ) async {
     guard isNew else { return }
     let facts = ImageFacts(
       ArtworkAnswer(created), createdAt: Date().timeIntervalSince1970,
-      sourceURL: sourceURL.map(secrets.redacted))
-    await self.facts.store(facts, of: created.key)
+      sourceURL: sourceURL.map(secrets.redacted), owner: owner)
+    if await self.facts.store(facts, of: created.key) { owners.remember(created.key.id, facts) }
   }
 }

@@ -2,9 +2,10 @@ import ArtworkCore
 import HTTP
 
 /// The response of created (or remembered) artwork, as `POST /v1/artwork` and its result URL
-/// answer it.
+/// answer it. The source URL is the caller's own, shown with its secret query values redacted.
 struct ArtworkResponse: Sendable {
   let urls: HostedURLs
+  let secrets: SecretParameters
 
   /// The answer's 201 (or `status`); `age` (a remembered result's) becomes the `Age` header.
   func make(
@@ -14,7 +15,8 @@ struct ArtworkResponse: Sendable {
     // The file name was validated when the answer was made: not parsed again here, on the hot
     // path of remembered answers.
     let url = urls.url(fileName: answer.fileName)
-    let body = AnswerJSON.artwork(answer, location: url, sourceURL: sourceURL)
+    let body = AnswerJSON.artwork(
+      answer, location: url, sourceURL: sourceURL.map(secrets.redacted))
     var headers = [("Location", url)] + extra
     if let age { headers.append(("Age", String(age))) }
     return JSONResponse.make(status, body, headers: headers)

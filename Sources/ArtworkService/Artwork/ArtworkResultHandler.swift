@@ -15,9 +15,10 @@ struct ArtworkResultHandler: RouteHandler {
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
     let id = request.pathParameter("id") ?? ""
-    let caller = request.head.caller ?? APIToken.anonymous
+    let caller = request.caller
     let known = try await urlArtwork.results.known(id: id, caller: caller)
     if case .ready(let answer, let url, let age) = known, await urlArtwork.isStored(answer) {
+      try await urlArtwork.renderer.owners.claim(answer, by: caller)
       return response.make(answer, sourceURL: url, age: age, status: 200)
     }
     if case .running = known {

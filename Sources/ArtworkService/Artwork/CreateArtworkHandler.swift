@@ -29,7 +29,8 @@ struct CreateArtworkHandler: RouteHandler {
     guard case .url(let url) = parsed.source,
       !RequestPreferences(request.headers).revalidate,
       let options = try? ArtworkOptions(fields: parsed.fields),
-      let (answer, age) = try? urlArtwork.remembered(url: url, options: options)
+      let (answer, age) = try? urlArtwork.remembered(
+        url: url, options: options, caller: request.caller)
     else { return nil }
     metrics.recordCacheLookup(hit: true)
     return response.make(answer, sourceURL: url, age: age)
@@ -40,18 +41,19 @@ struct CreateArtworkHandler: RouteHandler {
   {
     let parsed = try ArtworkRequest.parsed(request, context)
     let options = try ArtworkOptions(fields: parsed.fields)
+    let caller = request.caller
     switch parsed.source {
     case .upload(let bytes, let declaredType):
       let answer = try await renderer.renderAndStore(
         bytes, declaredType: declaredType, options: options,
-        retryingRemembered: RequestPreferences(request.headers).revalidate)
+        retryingRemembered: RequestPreferences(request.headers).revalidate, caller: caller)
       return response.make(answer, sourceURL: nil)
     case .url(let url):
       let preferences = RequestPreferences(request.headers)
       let revalidate = preferences.revalidate
       guard let seconds = wait.granted(preferences.wait) else {
         let (answer, age) = try await urlArtwork.artwork(
-          from: url, options: options, revalidate: revalidate)
+          from: url, options: options, revalidate: revalidate, caller: caller)
         return response.make(answer, sourceURL: url, age: age)
       }
       // The caller waits at most `seconds`; the work goes on after that, and its result is
@@ -60,13 +62,15 @@ struct CreateArtworkHandler: RouteHandler {
         within: seconds,
         remembered: { () throws(ArtworkError) -> (ArtworkAnswer, age: Int?)? in
           guard !revalidate,
-            let (answer, age) = try urlArtwork.remembered(url: url, options: options)
+            let (answer, age) = try urlArtwork.remembered(
+              url: url, options: options, caller: caller)
           else { return nil }
           metrics.recordCacheLookup(hit: true)
           return (answer, age)
         },
         { [urlArtwork] () throws(ArtworkError) in
-          try await urlArtwork.artwork(from: url, options: options, revalidate: revalidate)
+          try await urlArtwork.artwork(
+            from: url, options: options, revalidate: revalidate, caller: caller)
         })
       switch outcome {
       case .finished(let result):
@@ -76,7 +80,7 @@ struct CreateArtworkHandler: RouteHandler {
       case .pending:
         // Bound to the caller: another token's GET of it is a 404.
         let id = urlArtwork.results.resultID(
-          url: url, variant: options.cacheKey, caller: request.head.caller ?? APIToken.anonymous)
+          url: url, variant: options.cacheKey, caller: caller)
         return JSONResponse.make(
           202,
           .object([

@@ -8,9 +8,9 @@ extension URLArtwork {
   /// the result's record), in two storage round trips after the one that found no result:
   ///
   /// 1. the object, durably, while the image's index (the results that answer it) is read;
-  /// 2. once the object is stored, side by side: its facts (a new object only), the index with
-  ///    `record` added, and the result itself (`lease.produced`, which answers any waiting
-  ///    requests).
+  /// 2. once the object is stored, side by side: its facts (a new object only, `owner` its
+  ///    first owner), the index with `record` added, and the result itself (`lease.produced`,
+  ///    which answers any waiting requests).
   ///
   /// Nothing is remembered before the object is stored. The facts and the index are best
   /// effort: missing facts are worked out from the bytes, and a result the index misses is
@@ -18,14 +18,15 @@ extension URLArtwork {
   /// the image's lock.
   func store(
     _ created: CreatedArtwork, as record: String, of url: String,
-    lease: ResultCache<ArtworkAnswer>.Lease, validators: Validators
+    lease: ResultCache<ArtworkAnswer>.Lease, validators: Validators, owner: String
   ) async throws(ArtworkError) -> ArtworkAnswer {
     let storing = ContinuousClock.now
     let id = created.key.id
     async let indexed = Self.outcome { () throws(ArtworkError) in try await index.names(id) }
     let isNew = try await renderer.storeObject(created)
     let names = await indexed
-    async let described: Void = renderer.storeFacts(of: created, sourceURL: url, if: isNew)
+    async let described: Void = renderer.storeFacts(
+      of: created, sourceURL: url, owner: owner, if: isNew)
     async let reindexed = Self.outcome { () throws(ArtworkError) in
       try await index.write(names.get(), adding: record, to: id)
     }

@@ -15,12 +15,23 @@ struct URLArtwork: Sendable {
   let index: ImageIndex
   let metrics: Metrics
 
-  /// A URL's artwork: the remembered result while it is fresh; else the origin is asked
-  /// (conditionally when the last result's image is still stored), and a new image is
+  /// A URL's artwork for `caller`, who is recorded as an owner of its image before it is
+  /// answered (`ImageOwners`): the remembered result while it is fresh; else the origin is
+  /// asked (conditionally when the last result's image is still stored), and a new image is
   /// rendered, stored and remembered. Concurrent identical requests share one run. Answers the
   /// age of a remembered result (nil when it was made or confirmed now); `revalidate` asks the
   /// origin again even when the result is fresh.
-  func artwork(from url: String, options: ArtworkOptions, revalidate: Bool = false)
+  func artwork(
+    from url: String, options: ArtworkOptions, revalidate: Bool = false, caller: String
+  ) async throws(ArtworkError) -> (ArtworkAnswer, age: Int?) {
+    let (answer, age) = try await made(
+      from: url, options: options, revalidate: revalidate, caller: caller)
+    try await renderer.owners.claim(answer, by: caller)
+    return (answer, age)
+  }
+
+  /// `artwork` before its caller's claim; a new image's facts name `caller` its first owner.
+  private func made(from url: String, options: ArtworkOptions, revalidate: Bool, caller: String)
     async throws(ArtworkError) -> (ArtworkAnswer, age: Int?)
   {
     // 1. The remembered result, or the lease to produce it. A result in memory is answered as
@@ -63,7 +74,7 @@ struct URLArtwork: Sendable {
         () throws(ArtworkError) in
         try await store(
           created, as: results.recordName(url: url, variant: variant), of: url, lease: lease,
-          validators: fetched.validators)
+          validators: fetched.validators, owner: caller)
       }
       return (answer, nil)
     } catch {
@@ -72,18 +83,23 @@ struct URLArtwork: Sendable {
   }
 
   /// The result memory holds for `url` under `options`, without waiting on anything: nil when
-  /// there is none; a remembered failure is thrown. Not counted: the caller counts a hit.
-  func remembered(url: String, options: ArtworkOptions) throws(ArtworkError)
+  /// there is none, or when `caller` is not yet recorded as an owner of its image (`artwork`
+  /// records it); a remembered failure is thrown. Not counted: the caller counts a hit.
+  func remembered(url: String, options: ArtworkOptions, caller: String) throws(ArtworkError)
     -> (ArtworkAnswer, age: Int)?
   {
-    try results.remembered(url: url, variant: options.cacheKey)
+    guard let (answer, age) = try results.remembered(url: url, variant: options.cacheKey),
+      renderer.owners.isRecorded(answer, by: caller)
+    else { return nil }
+    return (answer, age)
   }
 
   /// The source's last artwork, when it has one whose image is still stored (what a caller
-  /// whose wait ran out can still push).
-  func lastStored(url: String, options: ArtworkOptions) async -> ArtworkAnswer? {
+  /// whose wait ran out can still push), with `caller` recorded as an owner.
+  func lastStored(url: String, options: ArtworkOptions, caller: String) async -> ArtworkAnswer? {
     guard let last = await results.lastKnown(url: url, variant: options.cacheKey),
-      await isStored(last)
+      await isStored(last),
+      (try? await renderer.owners.claim(last, by: caller)) != nil
     else { return nil }
     return last
   }

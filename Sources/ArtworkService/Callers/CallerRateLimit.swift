@@ -12,8 +12,10 @@ final class CallerRateLimit: Sendable {
   private let interval: Int64
   /// How far ahead of now the full-again time may run: the burst, less one request.
   private let tolerance: Int64
-  /// The time, in nanoseconds since `origin`, at which the bucket is full again.
-  private let fullAgain = Atomic<Int64>(0)
+  /// The time, in nanoseconds since `origin`, at which the bucket is full again. It starts far
+  /// in the past, not at zero: an instant taken before `origin` was first read is negative
+  /// here, and a bucket starting at zero refused it (a test that took `now` first saw it).
+  private let fullAgain = Atomic<Int64>(Int64.min / 2)
   /// Where the clock of every limit starts (only differences are compared).
   private static let origin = ContinuousClock.now
 

@@ -63,6 +63,14 @@ extension ServiceConfig {
         + "returns. When set, write endpoints always need a token, even if no line has one."
     ),
     (
+      "ARTWORK_ADMIN_TOKENS", "(none)",
+      "Token names (not tokens), comma-separated, that may delete any image. Every other "
+        + "caller deletes only images it created or was answered: another caller's `DELETE` is "
+        + "a 403 `not-owner`, and one owner's `DELETE` of an image others hold removes only "
+        + "its own claim. With no token configured every caller is `anonymous` and may delete "
+        + "any image."
+    ),
+    (
       "ARTWORK_API_RATE", "0",
       "Requests a minute each token may make on the write endpoints (a burst of that many, "
         + "then one every 60/N s); past it, 429 `rate-limited` with `Retry-After`. Requests with "
@@ -130,9 +138,10 @@ extension ServiceConfig {
     (
       "ARTWORK_SECRET_PARAMS", "(none)",
       "Query parameter names, comma-separated, added to those whose values are written as "
-        + "`REDACTED` in logs, problems, `/v1/check` and stored records: `api_key`, `apikey`, "
-        + "`key`, `token`, `access_token`, `x-plex-token`, `signature`, `sig`, `auth`, "
-        + "`password` (any case)."
+        + "`REDACTED` in answers, logs, problems, `/v1/check` and stored records: the media "
+        + "servers' `x-plex-token`, `api_key`, `apikey`, `x-emby-token`, "
+        + "`x-mediabrowser-token`, `x-emby-authorization`, `x-api-key`, and `key`, `token`, "
+        + "`access_token`, `signature`, `sig`, `auth`, `password` (any case)."
     ),
     (
       "ARTWORK_CACHE_KEY", "(built in)",

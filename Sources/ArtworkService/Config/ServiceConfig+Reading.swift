@@ -41,6 +41,17 @@ extension ServiceConfig {
     }
   }
 
+  /// `ARTWORK_ADMIN_TOKENS`: token names, never tokens (a name is checked as a name; a token
+  /// pasted here by mistake is refused without being quoted). A name no token has yet is
+  /// allowed: the token file may add it on a reload.
+  static func readAdminTokens(_ reader: inout ConfigReader) -> [String] {
+    list(reader.text("ARTWORK_ADMIN_TOKENS")).filter { name in
+      guard let problem = APIToken.problem(name: name) else { return true }
+      reader.problem("ARTWORK_ADMIN_TOKENS: \(problem) (list token names, not tokens)")
+      return false
+    }
+  }
+
   /// `ARTWORK_SECRET_PARAMS`: names added to the default secret query parameters.
   static func readSecretParameters(_ reader: inout ConfigReader) -> SecretParameters {
     let names = list(reader.text("ARTWORK_SECRET_PARAMS"))

@@ -25,6 +25,9 @@ public struct ServiceConfig: Sendable {
   var fileTokens: [APIToken]
   /// Requests a minute each token may make (`ARTWORK_API_RATE`); 0: no limit.
   var apiRate: Int
+  /// The token names that may delete any image (`ARTWORK_ADMIN_TOKENS`); the others delete
+  /// only what they created (`ImageOwners`).
+  var adminTokens: [String]
   /// Whether write endpoints need a token: some are configured, or a token file is (an empty
   /// file lets nobody in, so revoking the last token never opens the service).
   var requiresToken: Bool { !apiTokens.isEmpty || apiTokensFile != nil }
@@ -159,6 +162,7 @@ public struct ServiceConfig: Sendable {
       reader.problem("ARTWORK_API_TOKENS and ARTWORK_API_TOKENS_FILE: \(conflict)")
     }
     apiRate = reader.integer("ARTWORK_API_RATE", default: 0, range: 0...1_000_000)
+    adminTokens = Self.readAdminTokens(&reader)
     allowAnonymous = reader.boolean("ARTWORK_ALLOW_ANONYMOUS", default: false)
     maxSourceBytes = reader.integer(
       "ARTWORK_MAX_SOURCE_BYTES", default: 2_000_000, range: 1...50_000_000)

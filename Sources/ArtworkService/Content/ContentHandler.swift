@@ -55,7 +55,8 @@ struct ContentHandler: RouteHandler {
       if let update, update.patch.value(of: "image_url") == nil {
         ArtworkFill(fields: .unchanged)
       } else {
-        try await artworkFill(document, query: query, preferences: preferences)
+        try await artworkFill(
+          document, query: query, preferences: preferences, caller: request.caller)
       }
     // The answer, its shape written as the relay does.
     let answered: ContentDocument.Answer
@@ -100,7 +101,8 @@ struct ContentHandler: RouteHandler {
   /// status, and the source's last artwork (when it was hosted before and is still stored) is
   /// answered in its place.
   private func artworkFill(
-    _ document: ContentDocument, query: [String: String], preferences: RequestPreferences
+    _ document: ContentDocument, query: [String: String], preferences: RequestPreferences,
+    caller: String
   ) async throws(ArtworkError) -> ArtworkFill {
     guard case .url(let url) = document.imageURL else {
       return ArtworkFill(fields: .unchanged)
@@ -120,7 +122,7 @@ struct ContentHandler: RouteHandler {
       options = made
       work = { [urlArtwork, urls] () throws(ArtworkError) in
         let (answer, age) = try await urlArtwork.artwork(
-          from: url, options: made, revalidate: preferences.revalidate)
+          from: url, options: made, revalidate: preferences.revalidate, caller: caller)
         return ArtworkFill(
           fields: .set(url: urls.url(fileName: answer.fileName), hash: answer.thumbHash),
           status: "ready", age: age)
@@ -131,7 +133,7 @@ struct ContentHandler: RouteHandler {
     let outcome = await self.wait.outcome(
       within: wait,
       remembered: { () throws(ArtworkError) in
-        try rememberedFill(url: url, options: options, preferences: preferences)
+        try rememberedFill(url: url, options: options, preferences: preferences, caller: caller)
       }, work)
     let status: String
     switch outcome {
@@ -147,7 +149,7 @@ struct ContentHandler: RouteHandler {
     // One of our hosted URLs is already what a phone loads: it stays, with the hash as sent.
     guard let options else { return ArtworkFill(fields: .unchanged, status: status) }
     // The source's last artwork, when it has one that is still stored.
-    if let last = await urlArtwork.lastStored(url: url, options: options) {
+    if let last = await urlArtwork.lastStored(url: url, options: options, caller: caller) {
       return ArtworkFill(
         fields: .set(url: urls.url(fileName: last.fileName), hash: last.thumbHash),
         status: status)
@@ -158,14 +160,14 @@ struct ContentHandler: RouteHandler {
   /// The fill of `url` from a result in memory, without waiting on anything: nil when there is
   /// none (or the caller asks the origin again); a remembered failure is thrown.
   private func rememberedFill(
-    url: String, options: ArtworkOptions?, preferences: RequestPreferences
+    url: String, options: ArtworkOptions?, preferences: RequestPreferences, caller: String
   ) throws(ArtworkError) -> ArtworkFill? {
     guard !preferences.revalidate else { return nil }
     guard let options else {
       let hash = try hostedThumbHash.remembered(url: url)
       return hash.map { ArtworkFill(fields: .set(url: nil, hash: $0), status: "ready") }
     }
-    guard let (answer, age) = try urlArtwork.remembered(url: url, options: options)
+    guard let (answer, age) = try urlArtwork.remembered(url: url, options: options, caller: caller)
     else { return nil }
     return ArtworkFill(
       fields: .set(url: urls.url(fileName: answer.fileName), hash: answer.thumbHash),

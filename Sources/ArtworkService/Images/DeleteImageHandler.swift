@@ -7,8 +7,10 @@ import Storage
 // it; docs/api.md states what every replica sees, and when.
 
 /// The bearer token was checked with the head: 404 when nothing is stored under the name (a
-/// second DELETE included); else everything that answers the image goes, in an order that a
-/// failure part-way can be retried from (the object last), and 204.
+/// second DELETE included); 403 when the caller holds no claim on the image and is no admin
+/// (`ImageOwners`); an owner's DELETE while others hold it removes that owner's claim; else
+/// everything that answers the image goes, in an order that a failure part-way can be retried
+/// from (the object last). 204 either way.
 struct DeleteImageHandler: RouteHandler {
   let storage: any ArtworkStorage
   /// The URL results that answer each hosted image.
@@ -19,23 +21,60 @@ struct DeleteImageHandler: RouteHandler {
   let logger: Logger
   /// Held for the whole deletion: a create of the same image is ordered before or after it.
   let locks: ImageLocks
+  /// Who may delete the image.
+  let owners: ImageOwners
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
     let name = request.pathParameter("name") ?? ""
     guard let key = ArtworkKey(fileName: name) else {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
-    try await locks.holding(key.id) { () throws(ArtworkError) in try await delete(key) }
-    metrics.recordImageDeleted()
-    logger.info("image deleted", ["image": .string(key.fileName)])
+    let caller = request.caller
+    let deleted = try await locks.holding(key.id) { () throws(ArtworkError) in
+      guard try await storage.head(key) != nil else {
+        throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
+      }
+      guard try await releaseClaim(key, by: caller) else { return false }
+      try await delete(key)
+      return true
+    }
+    if deleted {
+      metrics.recordImageDeleted()
+      logger.info("image deleted", ["image": .string(key.fileName), "caller": .string(caller)])
+    } else {
+      logger.info(
+        "an owner's claim on an image released",
+        ["image": .string(key.fileName), "caller": .string(caller)])
+    }
     return HTTPResponse(status: 204, headers: HTTPHeaders(), body: .empty)
+  }
+
+  /// Whether the image goes now: an admin's DELETE, or its last owner's. Another owner's claim
+  /// keeps it (that owner's claim removed here); a caller without a claim is refused (403).
+  /// The caller holds the image's lock.
+  private func releaseClaim(_ key: ArtworkKey, by caller: String) async throws(ArtworkError)
+    -> Bool
+  {
+    if owners.isAdmin(caller) { return true }
+    guard var facts = try await owners.stored(key.id), let held = facts.owners,
+      held.contains(caller)
+    else {
+      throw ArtworkError(
+        .notOwner,
+        "Image \(key.fileName) was not created by this caller (\(ClientText.quoted(caller))): only "
+          + "the callers that created it, or an admin token (ARTWORK_ADMIN_TOKENS), may delete it.")
+    }
+    let others = held.filter { $0 != caller }
+    guard !others.isEmpty else { return true }
+    facts.owners = others
+    owners.forget(key.id)
+    try await storage.putRecord(ImageFacts.recordName(key.id), bytes: facts.json)
+    owners.remember(key.id, facts)
+    return false
   }
 
   /// Everything that answers `key`'s image, removed; the caller holds the image's lock.
   private func delete(_ key: ArtworkKey) async throws(ArtworkError) {
-    guard try await storage.head(key) != nil else {
-      throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
-    }
     // 1. The URL results that answer it, in storage (through its index) and here.
     for recordName in try await index.names(key.id) {
       try await storage.deleteRecord(recordName)

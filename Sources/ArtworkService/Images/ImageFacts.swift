@@ -22,6 +22,13 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
   var source: SourceFacts?
   /// True when the facts were worked out from the stored bytes, not kept at creation.
   var inferred: Bool?
+  /// The callers that hold the image (`ImageOwners`): the names of the tokens that created it
+  /// or were answered it since, never the tokens. Nil for an image stored before owners were
+  /// kept. Not published.
+  var owners: [String]?
+  /// Every shape the image was made as (the same bytes can be a `square` and a `circle`); nil
+  /// when only `image.shape`. The first creation's shape and time are never rewritten.
+  var shapes: [String]?
 
   subscript<Value>(dynamicMember member: KeyPath<ImageRecord, Value>) -> Value {
     image[keyPath: member]
@@ -30,13 +37,18 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
   /// The record name of `id`'s facts (one id is one object, whatever its extension).
   static func recordName(_ id: ArtworkID) -> String { "image-facts/\(id.hex)" }
 
-  /// The facts of an image just created from `sourceURL` (already redacted).
-  init(_ answer: ArtworkAnswer, createdAt: Double, sourceURL: String?) {
+  /// The facts of an image just created from `sourceURL` (already redacted), held by `owner`
+  /// (nil: by nobody yet; the callers answered it claim it).
+  init(_ answer: ArtworkAnswer, createdAt: Double, sourceURL: String?, owner: String?) {
     image = answer.image
     self.createdAt = createdAt
     self.sourceURL = sourceURL
     source = answer.source
+    owners = owner.map { [$0] } ?? []
   }
+
+  /// Every shape made of the image, the first one first.
+  var allShapes: [String] { shapes ?? [image.shape] }
 
   /// Facts worked out from a stored object's bytes: its ThumbHash (`computed` from the bytes in
   /// a worker, as `POST /v1/artwork` computes it) and its size; the shape inferred (a circle is
@@ -54,7 +66,7 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
 
   // Coded flat, as one object: the image's members beside these (the stored facts' format).
   private enum CodingKeys: String, CodingKey {
-    case version, createdAt, sourceURL, source, inferred
+    case version, createdAt, sourceURL, source, inferred, owners, shapes
   }
 
   init(from decoder: any Decoder) throws {
@@ -65,6 +77,8 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
     sourceURL = try container.decodeIfPresent(String.self, forKey: .sourceURL)
     source = try container.decodeIfPresent(SourceFacts.self, forKey: .source)
     inferred = try container.decodeIfPresent(Bool.self, forKey: .inferred)
+    owners = try container.decodeIfPresent([String].self, forKey: .owners)
+    shapes = try container.decodeIfPresent([String].self, forKey: .shapes)
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -75,6 +89,8 @@ struct ImageFacts: StoredRecord, Sendable, Equatable {
     try container.encodeIfPresent(sourceURL, forKey: .sourceURL)
     try container.encodeIfPresent(source, forKey: .source)
     try container.encodeIfPresent(inferred, forKey: .inferred)
+    try container.encodeIfPresent(owners, forKey: .owners)
+    try container.encodeIfPresent(shapes, forKey: .shapes)
   }
 
   /// RFC 3339 in UTC, to the second (`2026-12-02T04:25:05Z`).

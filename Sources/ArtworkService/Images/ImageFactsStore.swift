@@ -30,15 +30,18 @@ struct ImageFactsStore: Sendable {
     return nil
   }
 
-  /// Stores `facts` beside `key`'s object. Best effort: without them a lookup works them out
-  /// from the bytes, so a failure is logged, never answered.
-  func store(_ facts: ImageFacts, of key: ArtworkKey) async {
+  /// Stores `facts` beside `key`'s object: whether they were. Best effort: without them a
+  /// lookup works them out from the bytes, so a failure is logged, never answered.
+  @discardableResult
+  func store(_ facts: ImageFacts, of key: ArtworkKey) async -> Bool {
     do throws(ArtworkError) {
       try await storage.putRecord(ImageFacts.recordName(key.id), bytes: facts.json)
+      return true
     } catch {
       logger.warn(
         "an image's facts could not be stored",
         ["image": .string(key.fileName), "error": .string(error.internalDetail ?? error.detail)])
+      return false
     }
   }
 }

@@ -23,9 +23,11 @@ struct ProviderArtwork: Sendable {
     var age: Int?
   }
 
-  /// The artwork of `source` framed for `options`, within `seconds`.
+  /// The artwork of `source` framed for `options`, within `seconds`, `caller` recorded as an
+  /// owner of what it answers.
   func fill(
-    _ source: ImageSource, options: ArtworkOptions, seconds: Int, revalidate: Bool
+    _ source: ImageSource, options: ArtworkOptions, seconds: Int, revalidate: Bool,
+    caller: String
   ) async -> Fill {
     switch source {
     case .none(let reason):
@@ -35,22 +37,25 @@ struct ProviderArtwork: Sendable {
         within: seconds, remembered: { () throws(ArtworkError) -> ArtworkAnswer? in nil },
         { [renderer] () throws(ArtworkError) in
           try await renderer.renderAndStore(
-            bytes, declaredType: contentType.map(mediaTypeEssence), options: options)
+            bytes, declaredType: contentType.map(mediaTypeEssence), options: options,
+            caller: caller)
         })
       return finished(outcome.map { ($0, nil) }, last: nil)
     case .url(let url, let fallback):
       let outcome = await wait.outcome(
         within: seconds,
         remembered: { () throws(ArtworkError) in
-          revalidate ? nil : try remembered(url, fallback: fallback, options: options)
+          revalidate
+            ? nil : try remembered(url, fallback: fallback, options: options, caller: caller)
         },
         { [self] () throws(ArtworkError) in
-          try await artwork(url, fallback: fallback, options: options, revalidate: revalidate)
+          try await artwork(
+            url, fallback: fallback, options: options, revalidate: revalidate, caller: caller)
         })
       var last: ArtworkAnswer?
       if case .finished(.success) = outcome {
       } else {
-        last = await urlArtwork.lastStored(url: url, options: options)
+        last = await urlArtwork.lastStored(url: url, options: options, caller: caller)
       }
       return finished(outcome, last: last)
     }
@@ -75,26 +80,29 @@ struct ProviderArtwork: Sendable {
 
   /// `url`'s artwork; on the origin's refusal (a 4xx), `fallback`'s.
   private func artwork(
-    _ url: String, fallback: String?, options: ArtworkOptions, revalidate: Bool
+    _ url: String, fallback: String?, options: ArtworkOptions, revalidate: Bool, caller: String
   ) async throws(ArtworkError) -> (ArtworkAnswer, age: Int?) {
     do {
-      return try await urlArtwork.artwork(from: url, options: options, revalidate: revalidate)
+      return try await urlArtwork.artwork(
+        from: url, options: options, revalidate: revalidate, caller: caller)
     } catch {
       guard let fallback, Self.isRefusal(error) else { throw error }
       return try await urlArtwork.artwork(
-        from: fallback, options: options, revalidate: revalidate)
+        from: fallback, options: options, revalidate: revalidate, caller: caller)
     }
   }
 
   /// What memory holds for `url` (or, when memory holds its refusal, for `fallback`).
-  private func remembered(_ url: String, fallback: String?, options: ArtworkOptions)
-    throws(ArtworkError) -> (ArtworkAnswer, age: Int?)?
-  {
+  private func remembered(
+    _ url: String, fallback: String?, options: ArtworkOptions, caller: String
+  ) throws(ArtworkError) -> (ArtworkAnswer, age: Int?)? {
     do {
-      return try urlArtwork.remembered(url: url, options: options).map { ($0.0, $0.age) }
+      return try urlArtwork.remembered(url: url, options: options, caller: caller)
+        .map { ($0.0, $0.age) }
     } catch {
       guard let fallback, Self.isRefusal(error) else { throw error }
-      return try urlArtwork.remembered(url: fallback, options: options).map { ($0.0, $0.age) }
+      return try urlArtwork.remembered(url: fallback, options: options, caller: caller)
+        .map { ($0.0, $0.age) }
     }
   }
 

@@ -78,7 +78,8 @@ struct ProviderHandler: RouteHandler {
     // deadline: a failure or a slow origin is reported, never a 503.
     let seconds = artwork.wait.granted(preferences.wait ?? RequestPreferences.maxWait) ?? 0
     let fill = await artwork.fill(
-      event.image, options: options, seconds: seconds, revalidate: preferences.revalidate)
+      event.image, options: options, seconds: seconds, revalidate: preferences.revalidate,
+      caller: request.caller)
     metrics.recordProviderEvent(provider: provider.rawValue, status: fill.status)
 
     var headers = [("Artwork-Status", fill.status)]

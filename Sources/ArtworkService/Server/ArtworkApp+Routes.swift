@@ -15,12 +15,12 @@ extension ArtworkApp {
     let facts = ImageFactsStore(storage: storage, processor: processor, logger: logger)
     let renderer = ArtworkRenderer(
       processor: processor, storage: storage, facts: facts, metrics: metrics,
-      secrets: config.secretParameters, locks: imageLocks)
+      secrets: config.secretParameters, owners: imageOwners, locks: imageLocks)
     let urlArtwork = URLArtwork(
       results: artworkResults, fetch: sourceFetch, renderer: renderer, storage: storage,
       index: imageIndex, metrics: metrics)
     let wait = CallerWait(handlerTimeout: config.handlerTimeout, bounded: waits)
-    let response = ArtworkResponse(urls: urls)
+    let response = ArtworkResponse(urls: urls, secrets: config.secretParameters)
 
     routes.add(
       .post, "/v1/artwork", maxBodyBytes: upload.bodyBytes, bodyTooLarge: tooLarge,
@@ -35,7 +35,7 @@ extension ArtworkApp {
         workers: processor.workers,
         urlThumbHash: URLThumbHash(
           results: thumbHashResults, fetch: sourceFetch, processor: processor, metrics: metrics),
-        metrics: metrics))
+        secrets: config.secretParameters, metrics: metrics))
     routes.add(
       .get, "/v1/artwork/results/{id}", authorize: caller,
       ArtworkResultHandler(urlArtwork: urlArtwork, response: response))
@@ -66,7 +66,7 @@ extension ArtworkApp {
       .delete, "/v1/images/{name}", authorize: caller,
       DeleteImageHandler(
         storage: storage, index: imageIndex, memory: imageMemory, metrics: metrics,
-        logger: logger, locks: imageLocks))
+        logger: logger, locks: imageLocks, owners: imageOwners))
     routes.add(.get, "/v1/thumbhash/{name}", ThumbHashImageHandler())
     routes.add(.get, "/healthz", HealthHandler())
     routes.add(.get, "/readyz", ReadinessHandler(storage: storage, log: readinessLog))

@@ -27,6 +27,8 @@ public final class ArtworkApp: Sendable {
   let imageIndex: ImageIndex
   /// One image's store and deletion at a time.
   let imageLocks = ImageLocks()
+  /// Who holds each image, and who may delete it.
+  let imageOwners: ImageOwners
   /// The one mapping of route errors to responses.
   let errors: ErrorResponder
   /// The service's one count of work going on past its callers' waits.
@@ -53,6 +55,9 @@ public final class ArtworkApp: Sendable {
       interval: .seconds(60))
     self.storage = storageLayer(try await StorageFactory.make(config: config, logger: logger))
     self.imageIndex = ImageIndex(storage: storage)
+    self.imageOwners = ImageOwners(
+      storage: storage, locks: imageLocks, admins: Set(config.adminTokens),
+      callersHaveTokens: config.requiresToken)
     let workers: WorkerPool
     do {
       workers = try WorkerPool(config.workerSettings()) { event in
@@ -111,6 +116,6 @@ public final class ArtworkApp: Sendable {
   var imageMemory: DeletedImageMemory {
     DeletedImageMemory(
       hotImages: hotImages, artworkResults: artworkResults, thumbHashResults: thumbHashResults,
-      urls: config.hostedURLs)
+      urls: config.hostedURLs, owners: imageOwners)
   }
 }

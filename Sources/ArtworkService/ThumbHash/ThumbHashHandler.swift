@@ -8,6 +8,8 @@ import ImageWorkers
 struct ThumbHashHandler: RouteHandler {
   let workers: WorkerPool
   let urlThumbHash: URLThumbHash
+  /// The source URL is echoed with its secret query values redacted.
+  let secrets: SecretParameters
   let metrics: Metrics
 
   func check(_ head: inout HTTPRequestHead) throws(ArtworkError) -> WriteContext {
@@ -24,7 +26,8 @@ struct ThumbHashHandler: RouteHandler {
     else { return nil }
     metrics.recordCacheLookup(hit: true)
     return JSONResponse.make(
-      200, AnswerJSON.thumbHash(answer, sourceURL: url), headers: [("Age", String(age))])
+      200, AnswerJSON.thumbHash(answer, sourceURL: secrets.redacted(url)),
+      headers: [("Age", String(age))])
   }
 
   func handle(_ request: HTTPRequest, _ context: WriteContext) async throws(ArtworkError)
@@ -44,7 +47,7 @@ struct ThumbHashHandler: RouteHandler {
       let revalidate = RequestPreferences(request.headers).revalidate
       let (answer, age) = try await urlThumbHash.thumbHash(from: url, revalidate: revalidate)
       return JSONResponse.make(
-        200, AnswerJSON.thumbHash(answer, sourceURL: url),
+        200, AnswerJSON.thumbHash(answer, sourceURL: secrets.redacted(url)),
         headers: age.map { [("Age", String($0))] } ?? [])
     }
   }

@@ -40,7 +40,7 @@ import Testing
     let facts = try await hosted.get(try #require(created.factsPath))
     #expect(facts.status == 200, "\(facts.text)")
     let source = try #require(facts.string("source_url"))
-    #expect(source == url.replacingOccurrences(of: "hush-123", with: "REDACTED"))
+    #expect(source == String(url.prefix { $0 != "?" }))
     #expect(!facts.text.contains("hush-123"))
     #expect(facts.string("image_thumbhash") == created.string("image_thumbhash"))
     await hosted.stop()

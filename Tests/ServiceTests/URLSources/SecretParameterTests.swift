@@ -110,7 +110,9 @@ import Testing
           body: .bytes(Array(#"{"url": "\#(url)"}"#.utf8))))
       #expect(report.status == 200, "\(report.text)")
       #expect(report.text.contains("token=REDACTED"), "\(report.text)")
-      // The caller's own URL is echoed as sent; only the reasons are redacted.
+      // The caller's own URL is echoed redacted too, as the reasons are.
+      #expect((report.json["url"] as? String)?.contains("token=REDACTED") == true)
+      #expect(!report.text.contains(Self.secret))
       let checks = (report.json["checks"] as? [[String: Any]]) ?? []
       #expect(!checks.contains { ($0["reason"] as? String)?.contains(Self.secret) == true })
     }
