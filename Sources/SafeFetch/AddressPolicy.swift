@@ -18,19 +18,31 @@ public struct AddressPolicy: Sendable {
     self.privateSources = privateSources
   }
 
-  /// Judges `address`, dialled for a URL whose host is `host` (lower case, no brackets; nil when
-  /// unknown). A host named in the allow-list lets through whatever it resolves to, for that
-  /// connection only; addresses that are never unicast stay refused.
-  public func judge(_ address: IPAddress, host: String? = nil) -> AddressVerdict {
+  /// Judges `address`, dialled on `port` (nil: not known yet, so only an entry without a port
+  /// allows it) for a URL whose host is `host` (lower case, no brackets; nil when unknown).
+  /// A host named in the allow-list lets through whatever it resolves to, for that connection
+  /// only; addresses that are never unicast stay refused. `privateAllowed` false (a redirect
+  /// from a public address, or from an allowed private host to another host) refuses every
+  /// private address, listed or not: a private host is reached only where a caller named it.
+  public func judge(
+    _ address: IPAddress, host: String? = nil, port: Int? = nil, privateAllowed: Bool = true
+  ) -> AddressVerdict {
     let verdict = Self.classify(address)
     if verdict.isAllowed || verdict.neverAllowed { return verdict }
-    if let network = privateSources.network(containing: address) {
-      return verdict.allowed(by: network.description)
+    let named = privateSources.entries(naming: address, host: host)
+    guard let first = named.first else { return verdict }
+    guard privateAllowed else {
+      return verdict.unmet(
+        "ARTWORK_PRIVATE_SOURCES entry \(first) allows only as the URL a caller sent, or a "
+          + "redirect from that host to itself, never after a redirect from elsewhere")
     }
-    if let host, let name = privateSources.hostName(matching: host) {
-      return verdict.allowed(by: name)
+    guard let entry = named.first(where: { $0.port == nil || $0.port == port }) else {
+      let ports = named.compactMap(\.port).map(String.init).joined(separator: ", ")
+      let dialled = port.map { " (not \($0))" } ?? ""
+      return verdict.unmet(
+        "ARTWORK_PRIVATE_SOURCES entry \(first) allows on port \(ports) only\(dialled)")
     }
-    return verdict
+    return verdict.allowed(by: entry.description)
   }
 
   /// Whether `address` is globally routable unicast, and if not, which class it is in.

@@ -16,6 +16,9 @@ public struct AddressVerdict: Sendable, Equatable, CustomStringConvertible {
   let allowedBy: String?
   /// Refused whatever the configuration says (unspecified, multicast, broadcast).
   let neverAllowed: Bool
+  /// Set when an ARTWORK_PRIVATE_SOURCES entry names the address but not this way of reaching
+  /// it: "which ARTWORK_PRIVATE_SOURCES entry jellyfin.lan:8096 allows on port 8096 only".
+  var unmetEntry: String? = nil
 
   /// Allowed because the address is globally routable unicast, not because of configuration.
   var isPublic: Bool { isAllowed && allowedBy == nil }
@@ -33,7 +36,8 @@ public struct AddressVerdict: Sendable, Equatable, CustomStringConvertible {
   private var explanation: String {
     let block = range.map { " (\($0))" } ?? ""
     let by = allowedBy.map { ", allowed by ARTWORK_PRIVATE_SOURCES entry \($0)" } ?? ""
-    return "\(classification)\(block)\(by)"
+    let unmet = unmetEntry.map { ", which \($0)" } ?? ""
+    return "\(classification)\(block)\(by)\(unmet)"
   }
 
   static func publicAddress(_ address: IPAddress) -> AddressVerdict {
@@ -48,6 +52,13 @@ public struct AddressVerdict: Sendable, Equatable, CustomStringConvertible {
     AddressVerdict(
       address: address, isAllowed: false, classification: classification, range: range,
       allowedBy: nil, neverAllowed: neverAllowed)
+  }
+
+  /// This refusal, saying which entry names the address and what it does not allow.
+  func unmet(_ words: String) -> AddressVerdict {
+    var verdict = self
+    verdict.unmetEntry = words
+    return verdict
   }
 
   func allowed(by entry: String) -> AddressVerdict {

@@ -28,6 +28,9 @@ public struct FetchHop: Sendable, Equatable {
   /// Addresses refused for this request, with the reason for each: at connect time, or the
   /// first refused answer of the host name.
   public var refused: [AddressVerdict] = []
+  /// Whether the connection dialled a private address an ARTWORK_PRIVATE_SOURCES entry allowed
+  /// (then only a redirect to the same host may reach a private address again).
+  public var reachedPrivate = false
   /// What the host name resolved to (nil for an address literal).
   var resolution: HostResolver.Resolution?
 

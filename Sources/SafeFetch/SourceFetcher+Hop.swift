@@ -11,10 +11,12 @@ struct HopResponse: Sendable, Equatable {
 }
 
 extension SourceFetcher {
-  /// One request on a fresh handle: no redirects followed, every dialled address judged.
-  /// Non-2xx answers stop after their headers (a redirect's or error's body is never read).
+  /// One request on a fresh handle: no redirects followed, every dialled address judged
+  /// (`privateAllowed` false: no private address at all, listed or not). Non-2xx answers stop
+  /// after their headers (a redirect's or error's body is never read).
   func performHop(
-    _ url: CurlURL, headers: [String], remaining: Duration, isCancelled: @escaping () -> Bool
+    _ url: CurlURL, headers: [String], remaining: Duration, privateAllowed: Bool,
+    isCancelled: @escaping () -> Bool
   ) -> (record: FetchHop, response: HopResponse?, failure: FetchFailure?) {
     let state = HopState(maxBytes: configuration.maxBytes)
     let easy = CurlEasy()
@@ -37,7 +39,7 @@ extension SourceFetcher {
     if IPAddress(parsing: host) == nil {
       let resolution = HostResolver.resolve(url.host, within: remaining, on: pool.lookups)
       record.resolution = resolution
-      let (pinned, failure) = judge(resolution, of: url)
+      let (pinned, failure) = judge(resolution, of: url, privateAllowed: privateAllowed)
       if let failure {
         if case .refused(let verdict, _) = failure { record.refused = [verdict] }
         return (record, nil, failure)
@@ -47,8 +49,10 @@ extension SourceFetcher {
     // NOTE: this is the SSRF defence. curl calls it with the resolved address of every
     // connection attempt; a refusal means no socket is ever created for that address.
     easy.onOpenSocket = { endpoint in
-      let verdict = policy.judge(endpoint.address, host: host)
+      let verdict = policy.judge(
+        endpoint.address, host: host, port: endpoint.port, privateAllowed: privateAllowed)
       if !verdict.isAllowed { state.refused.append(verdict) }
+      if verdict.isAllowed, !verdict.isPublic { state.reachedPrivate = true }
       return verdict.isAllowed
     }
     easy.onHeaderLine = { state.header($0) }
@@ -57,6 +61,7 @@ extension SourceFetcher {
 
     let status = easy.perform()
     record.refused = state.refused
+    record.reachedPrivate = state.reachedPrivate
     if let ip = easy.info(.primaryIP), !ip.isEmpty { record.address = ip }
     let response = state.response
     record.status = response?.status
@@ -69,9 +74,9 @@ extension SourceFetcher {
   /// refused address refuses the host (the failure). Otherwise the `CURLOPT_RESOLVE` entry that
   /// pins curl to exactly those addresses, so the name is not resolved a second time (a
   /// rebinding DNS server gets one question, judged whole); empty when there is nothing to pin.
-  private func judge(_ resolution: HostResolver.Resolution, of url: CurlURL)
-    -> (pinned: [String], failure: FetchFailure?)
-  {
+  private func judge(
+    _ resolution: HostResolver.Resolution, of url: CurlURL, privateAllowed: Bool
+  ) -> (pinned: [String], failure: FetchFailure?) {
     switch resolution {
     case .failed:
       return ([], .unresolved(host: url.host))
@@ -79,7 +84,10 @@ extension SourceFetcher {
       return ([], .timeout(seconds: configuration.fetchTimeout.seconds))
     case .addresses(let addresses):
       let name = HostName.lookupForm(url.hostName)
-      let verdicts = addresses.map { configuration.policy.judge($0, host: name) }
+      let verdicts = addresses.map {
+        configuration.policy.judge(
+          $0, host: name, port: url.port, privateAllowed: privateAllowed)
+      }
       if let refusal = verdicts.first(where: { !$0.isAllowed }) {
         return ([], .refused(refusal, host: url.host))
       }
@@ -114,6 +122,8 @@ extension SourceFetcher {
 private final class HopState {
   let maxBytes: Int
   var refused: [AddressVerdict] = []
+  /// Set when the connection dialled an address an ARTWORK_PRIVATE_SOURCES entry allowed.
+  var reachedPrivate = false
   var status: Int?
   var headers: [String: String] = [:]
   var headersComplete = false

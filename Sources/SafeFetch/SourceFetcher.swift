@@ -100,6 +100,9 @@ public struct SourceFetcher: Sendable {
       return outcome.failing(.malformedURL("it does not parse as an absolute URL"))
     }
     var visited: Set<String> = []
+    // A private host is reached only where the caller named it (the first hop), or through a
+    // redirect from an allowed private host to itself: never after a public hop.
+    var privateAllowed = true
     while true {
       if let problem = Self.problem(with: url) { return outcome.failing(problem) }
       visited.insert(url.string)
@@ -107,7 +110,9 @@ public struct SourceFetcher: Sendable {
       guard remaining > .zero else {
         return outcome.failing(.timeout(seconds: configuration.fetchTimeout.seconds))
       }
-      let hop = performHop(url, headers: headers, remaining: remaining, isCancelled: isCancelled)
+      let hop = performHop(
+        url, headers: headers, remaining: remaining, privateAllowed: privateAllowed,
+        isCancelled: isCancelled)
       outcome.hops.append(hop.record)
       outcome.response = hop.response
       guard let response = hop.response, hop.failure == nil else {
@@ -128,6 +133,9 @@ public struct SourceFetcher: Sendable {
         return outcome.failing(.tooManyRedirects(configuration.maxRedirects))
       }
       guard !visited.contains(next.string) else { return outcome.failing(.loop(next.string)) }
+      privateAllowed =
+        privateAllowed && hop.record.reachedPrivate
+        && HostName.lookupForm(next.hostName) == HostName.lookupForm(url.hostName)
       url = next
     }
   }

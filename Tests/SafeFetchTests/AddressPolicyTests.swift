@@ -137,15 +137,69 @@ import Testing
     #expect(everything.judge(IPAddress(parsing: "127.0.0.1")!).isAllowed)
   }
 
+  /// An entry with a port allows that port only; one without, every port.
+  @Test func anEntryWithAPortAllowsThatPortOnly() throws {
+    var problems: [String] = []
+    let list = PrivateSourceAllowList(
+      parsing: "jellyfin.lan:8096, 192.168.1.10:32400, [fd00::5]:8920, 10.9.0.0/16, media.lan",
+      problems: &problems)
+    #expect(problems.isEmpty, "\(problems)")
+    #expect(
+      list.entries.map(\.description)
+        == [
+          "jellyfin.lan:8096", "192.168.1.10:32400", "[fd00::5]:8920", "10.9.0.0/16", "media.lan",
+        ])
+    let policy = AddressPolicy(privateSources: list)
+    let lan = try #require(IPAddress(parsing: "192.168.1.10"))
+    #expect(policy.judge(lan, port: 32400).allowedBy == "192.168.1.10:32400")
+    let otherPort = policy.judge(lan, port: 80)
+    #expect(!otherPort.isAllowed)
+    #expect(
+      otherPort.description.contains(
+        "ARTWORK_PRIVATE_SOURCES entry 192.168.1.10:32400 allows on port 32400 only (not 80)"),
+      "\(otherPort)")
+    let jellyfin = try #require(IPAddress(parsing: "172.20.0.5"))
+    #expect(policy.judge(jellyfin, host: "jellyfin.lan", port: 8096).isAllowed)
+    #expect(!policy.judge(jellyfin, host: "jellyfin.lan", port: 22).isAllowed)
+    #expect(policy.judge(IPAddress(parsing: "fd00::5")!, port: 8920).isAllowed)
+    #expect(!policy.judge(IPAddress(parsing: "fd00::5")!, port: 8096).isAllowed)
+    // Without a port: every port.
+    #expect(policy.judge(IPAddress(parsing: "10.9.1.1")!, port: 65535).isAllowed)
+    #expect(policy.judge(jellyfin, host: "media.lan", port: 1).isAllowed)
+  }
+
+  /// A redirect from a public address (or from an allowed host to another) reaches no private
+  /// address, however the list names it.
+  @Test func noPrivateAddressAfterAPublicHop() throws {
+    let policy = FetchTest.policy("127.0.0.2, jellyfin.lan, 10.0.0.0/8")
+    let lan = try #require(IPAddress(parsing: "127.0.0.2"))
+    #expect(policy.judge(lan, port: 80).isAllowed)
+    let redirected = policy.judge(lan, port: 80, privateAllowed: false)
+    #expect(!redirected.isAllowed)
+    #expect(
+      redirected.description.contains(
+        "which ARTWORK_PRIVATE_SOURCES entry 127.0.0.2/32 allows only as the URL a caller sent"),
+      "\(redirected)")
+    let named = policy.judge(
+      IPAddress(parsing: "172.20.0.5")!, host: "jellyfin.lan", privateAllowed: false)
+    #expect(!named.isAllowed)
+    #expect(!policy.judge(IPAddress(parsing: "10.1.1.1")!, privateAllowed: false).isAllowed)
+    // Public addresses are judged as ever.
+    #expect(policy.judge(IPAddress(parsing: "8.8.8.8")!, privateAllowed: false).isAllowed)
+  }
+
   @Test func reportsEveryInvalidAllowListEntryAtOnce() {
     var problems: [String] = []
     let list = PrivateSourceAllowList(
       parsing:
-        "10.0.0.0/8, 10.0.0.1/8, 300.1.1.1, fd00::/129, -bad-.lan, ok.lan, 10.0.0, ,x_y, 1.2.3.4/",
+        "10.0.0.0/8, 10.0.0.1/8, 300.1.1.1, fd00::/129, -bad-.lan, ok.lan, 10.0.0, ,x_y, 1.2.3.4/,"
+        + " a.lan:0, a.lan:65536, a.lan:http, 10.0.0.0/8:80, [fd00::1]80, [fd00::1]:",
       problems: &problems)
     #expect(list.networks.map(\.description) == ["10.0.0.0/8"])
     #expect(list.hostNames == ["ok.lan"])
-    #expect(problems.count == 7, "\(problems)")
+    #expect(problems.count == 13, "\(problems)")
+    #expect(problems.contains { $0.contains("\"a.lan:0\" has a bad port (1 to 65535)") })
+    #expect(problems.contains { $0.contains("\"10.0.0.0/8:80\": a block takes no port") })
     #expect(problems.allSatisfy { $0.hasPrefix("ARTWORK_PRIVATE_SOURCES: ") })
     #expect(problems.contains { $0.contains("\"10.0.0.1/8\" has bits set after the /8 prefix") })
   }

@@ -61,6 +61,28 @@ struct IsolatedNetworkChild {
     #expect(error?.detail.contains(words) == true, "\(String(describing: error))")
   }
 
+  /// The attack as it was tried: a public URL that answers 302 or 307 to an allowed LAN host.
+  /// The public origin is 11.22.33.44, added to `lo` in this namespace only (nothing leaves
+  /// it); the LAN host, 127.0.0.1, is allowed and really listens, and is never dialled.
+  @Test(arguments: [302, 307])
+  func aPublicRedirectNeverReachesAnAllowedPrivateHost(status: Int) async throws {
+    try Self.requireIsolation()
+    let origin = try await OriginServer.start(extra: NetworkIsolation.publicAddress)
+    let port = try #require(origin.extra)
+    let fetcher = try FetchTest.fetcher(allow: "127.0.0.1")
+    let lan = "http://127.0.0.1:\(origin.http)/image.png"
+    let before = try origin.counts().accepts["http"] ?? 0
+    let error = await FetchTest.error(
+      fetcher,
+      "http://\(NetworkIsolation.publicAddress):\(port)/to?status=\(status)&url="
+        + lan.percentEncodedForQuery)
+    #expect(error?.kind == .forbiddenAddress, "\(String(describing: error))")
+    #expect(error?.detail.contains("allows only as the URL a caller sent") == true)
+    #expect(try origin.counts().accepts["http"] == before, "the LAN host was never dialled")
+    // The public origin itself is fetched as any public one.
+    _ = try await fetcher.fetch("http://\(NetworkIsolation.publicAddress):\(port)/image.png")
+  }
+
   @Test func refusesAPrivateAddressThatReallyListens() async throws {
     try Self.requireIsolation()
 

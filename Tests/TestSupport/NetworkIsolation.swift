@@ -8,17 +8,21 @@ public enum NetworkIsolation {
   public static let childVariable = "ARTWORK_ISOLATED_NETWORK_CHILD"
   /// Whether this process is the child inside the namespaces.
   public static let isChild = ProcessInfo.processInfo.environment[childVariable] == "1"
-  /// Inside the namespaces: loopback up with 10.0.0.1 on it too, and (in a mount namespace of
+  /// Inside the namespaces: loopback up with 10.0.0.1 and `publicAddress` on it too, and (in a mount namespace of
   /// its own) an /etc/hosts naming `mixed.test` with a loopback and a private answer and
   /// `loopback.test` with a loopback answer only, and a resolv.conf whose one name server is
   /// 127.0.0.1 with a 5 s timeout (a test that needs an answerless server binds port 53).
   public static let setUp = """
-    ip link set lo up && ip addr add 10.0.0.1/32 dev lo \
+    ip link set lo up && ip addr add 10.0.0.1/32 dev lo && ip addr add 11.22.33.44/32 dev lo \
     && hosts=$(mktemp) && printf '127.0.0.1 localhost\\n127.0.0.1 mixed.test loopback.test\\n\
     10.0.0.1 mixed.test\\n' > "$hosts" && mount --bind "$hosts" /etc/hosts && rm "$hosts" \
     && resolv=$(mktemp) && printf 'nameserver 127.0.0.1\\noptions timeout:5 attempts:1\\n' \
     > "$resolv" && mount --bind "$resolv" /etc/resolv.conf && rm "$resolv"
     """
+  /// A globally routable address that `setUp` adds to `lo` inside the namespace, standing in
+  /// for a public host: nothing can leave the namespace, so nothing reaches the real one.
+  public static let publicAddress = "11.22.33.44"
+
   /// The command that makes the namespaces.
   public static let unshare = ["/usr/bin/unshare", "--net", "--mount", "--map-root-user"]
 

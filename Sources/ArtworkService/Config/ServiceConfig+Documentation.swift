@@ -133,7 +133,11 @@ extension ServiceConfig {
     ("ARTWORK_CA_FILE", "(system)", "Extra PEM CA bundle trusted when fetching sources."),
     (
       "ARTWORK_PRIVATE_SOURCES", "(none)",
-      "Comma-separated private hosts or CIDRs that sources may be fetched from."
+      "Comma-separated private hosts, addresses or CIDR blocks that sources may be fetched "
+        + "from; a host or address may carry a port (`jellyfin.lan:8096`, "
+        + "`192.168.1.20:32400`, `[fd00::5]:8920`), which is then the only one allowed (without "
+        + "one, every port). Reached only as the URL a caller sent, or through a redirect from "
+        + "the same host: never after a redirect from a public address or another host."
     ),
     (
       "ARTWORK_SECRET_PARAMS", "(none)",
