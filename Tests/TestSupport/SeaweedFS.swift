@@ -107,6 +107,17 @@ public final class SeaweedFS: Sendable {
     try await awaitWrites()
   }
 
+  /// Stops the server's process where it stands (SIGSTOP): its connections stay open and
+  /// unanswered, as a stalled store's do, until `resume()` (SIGCONT).
+  public func pause() {
+    process.withLock { if let process = $0 { kill(process.processIdentifier, SIGSTOP) } }
+  }
+
+  /// Continues a server `pause()` stopped.
+  public func resume() {
+    process.withLock { if let process = $0 { kill(process.processIdentifier, SIGCONT) } }
+  }
+
   /// Stops the server and removes its directory.
   public func shutDown() async {
     await stop()

@@ -176,6 +176,25 @@ extension ServiceConfig {
         + "drain ends before SIGKILL (raise both together: `docker stop -t`)."
     ),
     (
+      "ARTWORK_METRICS_TOKEN", "(none)",
+      "A bearer token `/metrics` then needs (`Authorization: Bearer …`, Prometheus' "
+        + "`authorization` block), as `ARTWORK_API_TOKENS` takes them; without it `/metrics` "
+        + "is public, token names included."
+    ),
+    (
+      "ARTWORK_READINESS_INTERVAL", "2s",
+      "How long a storage readiness verdict holds: `/readyz` and `/metrics` share one probe at "
+        + "a time, at most one per interval, whatever the rate they are asked at (each probe "
+        + "writes: an fsynced file, or an S3 LIST, PUT and DELETE). `0`: a probe for every "
+        + "`/readyz`, still one at a time."
+    ),
+    (
+      "ARTWORK_READINESS_TIMEOUT", "2s",
+      "How long `/readyz` waits for a storage probe; a store that has not answered by then is "
+        + "not ready (503), within a load balancer's timeout. `/metrics` never waits: it "
+        + "reports the last verdict as `artwork_ready`."
+    ),
+    (
       "ARTWORK_MAX_CONNECTIONS", "from `RLIMIT_NOFILE`",
       "Concurrent HTTP connections. By default three quarters of the descriptors the process "
         + "may hold less 256, from 64 to 32768 (14744 at a limit of 20000, 512 at 1024); the "

@@ -41,6 +41,16 @@ extension ServiceConfig {
     }
   }
 
+  /// `ARTWORK_METRICS_TOKEN`: a token as `ARTWORK_API_TOKENS` takes them (never quoted).
+  static func readMetricsToken(_ reader: inout ConfigReader) -> String? {
+    guard let token = reader.text("ARTWORK_METRICS_TOKEN") else { return nil }
+    if let problem = APIToken.problem(secret: token) {
+      reader.problem("ARTWORK_METRICS_TOKEN: \(problem)")
+      return nil
+    }
+    return token
+  }
+
   /// `ARTWORK_ADMIN_TOKENS`: token names, never tokens (a name is checked as a name; a token
   /// pasted here by mistake is refused without being quoted). A name no token has yet is
   /// allowed: the token file may add it on a reload.

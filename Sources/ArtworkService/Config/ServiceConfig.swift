@@ -94,6 +94,13 @@ public struct ServiceConfig: Sendable {
   /// How long an object may go unrequested before it is swept; nil keeps objects forever.
   var retention: Duration?
   var shutdownGrace: Duration
+  /// How long a readiness verdict holds (`ARTWORK_READINESS_INTERVAL`): storage is probed at
+  /// most this often, whatever the rate of `/readyz` and `/metrics`.
+  var readinessInterval: Duration
+  /// How long `/readyz` waits for a storage probe (`ARTWORK_READINESS_TIMEOUT`).
+  var readinessTimeout: Duration
+  /// The bearer token `/metrics` needs (`ARTWORK_METRICS_TOKEN`); nil: public.
+  var metricsToken: String?
   /// Concurrent HTTP connections (`ARTWORK_MAX_CONNECTIONS`).
   var maxConnections: Int
   /// Connections one client address may hold open at once.
@@ -230,6 +237,13 @@ public struct ServiceConfig: Sendable {
     shutdownGrace = reader.duration(
       "ARTWORK_SHUTDOWN_GRACE", default: .seconds(8), range: .zero...(.seconds(600)),
       rangeText: "from 0 to 600s")
+    readinessInterval = reader.duration(
+      "ARTWORK_READINESS_INTERVAL", default: .seconds(2), range: .zero...(.seconds(300)),
+      rangeText: "from 0 to 300s")
+    metricsToken = Self.readMetricsToken(&reader)
+    readinessTimeout = reader.duration(
+      "ARTWORK_READINESS_TIMEOUT", default: .seconds(2), range: .milliseconds(100)...(.seconds(60)),
+      rangeText: "from 100ms to 60s")
     imageCacheBytes = reader.integer(
       "ARTWORK_IMAGE_CACHE_BYTES", default: 32 << 20, range: 0...(8 << 30))
     maxConnections = reader.integer(

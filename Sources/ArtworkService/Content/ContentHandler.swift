@@ -39,6 +39,9 @@ struct ContentHandler: RouteHandler {
     let query = try Self.contentOptions(request.query)
     var preferences = RequestPreferences(request.headers)
     preferences.wait = wait.granted(preferences.wait)
+    // The wait's clock starts now, before any storage lookup: at N s the answer goes out
+    // whatever the store or the origin is doing.
+    let deadline = preferences.wait.map { ContinuousClock.now + .seconds($0) }
     // The body is read once; every document below is found in it or written from it.
     let text = try ContentDocument.read(request.body)
     let update = try ContentUpdate(text)
@@ -56,7 +59,8 @@ struct ContentHandler: RouteHandler {
         ArtworkFill(fields: .unchanged)
       } else {
         try await artworkFill(
-          document, query: query, preferences: preferences, caller: request.caller)
+          document, query: query, preferences: preferences, deadline: deadline,
+          caller: request.caller)
       }
     // The answer, its shape written as the relay does.
     let answered: ContentDocument.Answer
@@ -102,7 +106,7 @@ struct ContentHandler: RouteHandler {
   /// answered in its place.
   private func artworkFill(
     _ document: ContentDocument, query: [String: String], preferences: RequestPreferences,
-    caller: String
+    deadline: ContinuousClock.Instant?, caller: String
   ) async throws(ArtworkError) -> ArtworkFill {
     guard case .url(let url) = document.imageURL else {
       return ArtworkFill(fields: .unchanged)
@@ -128,10 +132,10 @@ struct ContentHandler: RouteHandler {
           status: "ready", age: age)
       }
     }
-    guard let wait = preferences.wait else { return try await work() }
+    guard let deadline else { return try await work() }
     // What memory holds is answered without a race against the wait (`wait=0` included).
     let outcome = await self.wait.outcome(
-      within: wait,
+      until: deadline,
       remembered: { () throws(ArtworkError) in
         try rememberedFill(url: url, options: options, preferences: preferences, caller: caller)
       }, work)
@@ -148,8 +152,12 @@ struct ContentHandler: RouteHandler {
     }
     // One of our hosted URLs is already what a phone loads: it stays, with the hash as sent.
     guard let options else { return ArtworkFill(fields: .unchanged, status: status) }
-    // The source's last artwork, when it has one that is still stored.
-    if let last = await urlArtwork.lastStored(url: url, options: options, caller: caller) {
+    // The source's last artwork, when it has one that is still stored and storage says so
+    // within the wait.
+    if let last = await wait.answer(
+      before: deadline + CallerWait.handover,
+      { [urlArtwork] in await urlArtwork.lastStored(url: url, options: options, caller: caller) })
+    {
       return ArtworkFill(
         fields: .set(url: urls.url(fileName: last.fileName), hash: last.thumbHash),
         status: status)

@@ -3,19 +3,24 @@ import HTTP
 import ImageWorkers
 import Storage
 
-/// `GET /metrics`: Prometheus text exposition, the gauges read at the scrape (storage's
-/// readiness checked as `/readyz` checks it, so an alert needs no other probe).
+/// `GET /metrics`: Prometheus text exposition, the gauges read at the scrape. Storage's
+/// readiness is `/readyz`'s last verdict (`ReadinessProbe`): a scrape never waits on storage,
+/// so a stalled store reads as `artwork_ready 0`, not as a scrape that timed out.
 struct MetricsHandler: RouteHandler {
   let metrics: Metrics
   let workers: WorkerPool
   let hotImages: HotImageCache
   let storage: any ArtworkStorage
+  let readiness: ReadinessProbe
+  /// `ARTWORK_METRICS_TOKEN`, when set.
+  let access: MetricsAccess
   /// `ARTWORK_WORKERS` and `ARTWORK_QUEUE`.
   let capacity: Int
   let queueCapacity: Int
 
-  func handle(_ request: HTTPRequest, _ context: Void) async -> HTTPResponse {
-    let ready = await storage.readinessProblem() == nil
+  func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
+    try access.admit(request.head)
+    let ready = readiness.lastVerdict().map { $0.problem == nil } ?? false
     metrics.updateStorage(ready: ready, space: storage.freeSpace())
     metrics.update(pool: workers.stats, capacity: capacity, queueCapacity: queueCapacity)
     metrics.updateAtScrape(process: ProcessStats.current(), hotImages: hotImages.stats)

@@ -2,15 +2,17 @@ import ArtworkCore
 import HTTP
 import Storage
 
-/// `GET /readyz`: 200 when storage can take a new object now, else 503 saying why in words
-/// (the specifics go to the log, at most once a minute while the problem lasts).
+/// `GET /readyz`: 200 when storage can take a new object (as of at most
+/// `ARTWORK_READINESS_INTERVAL` ago), else 503 saying why in words (the specifics go to the log,
+/// at most once a minute while the problem lasts); within `ARTWORK_READINESS_TIMEOUT` whatever
+/// the store does (`ReadinessProbe`).
 struct ReadinessHandler: RouteHandler {
-  let storage: any ArtworkStorage
+  let probe: ReadinessProbe
   /// Readiness failures: the storage problem's specifics, logged at most once a minute.
   let log: RateLimitedLog
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
-    if let problem = await storage.readinessProblem() {
+    if let problem = await probe.problem() {
       log.note(["problem": .string(problem.detail)])
       throw ArtworkError(.storageUnavailable, "Not ready: \(problem.summary).", retryAfter: 5)
     }

@@ -29,12 +29,14 @@ struct ProviderArtwork: Sendable {
     _ source: ImageSource, options: ArtworkOptions, seconds: Int, revalidate: Bool,
     caller: String
   ) async -> Fill {
+    // The wait's clock starts before any storage lookup.
+    let deadline = ContinuousClock.now + .seconds(seconds)
     switch source {
     case .none(let reason):
       return Fill(status: "none; reason=\"\(reason.rawValue)\"")
     case .bytes(let bytes, let contentType):
       let outcome = await wait.outcome(
-        within: seconds, remembered: { () throws(ArtworkError) -> ArtworkAnswer? in nil },
+        until: deadline, remembered: { () throws(ArtworkError) -> ArtworkAnswer? in nil },
         { [renderer] () throws(ArtworkError) in
           try await renderer.renderAndStore(
             bytes, declaredType: contentType.map(mediaTypeEssence), options: options,
@@ -43,7 +45,7 @@ struct ProviderArtwork: Sendable {
       return finished(outcome.map { ($0, nil) }, last: nil)
     case .url(let url, let fallback):
       let outcome = await wait.outcome(
-        within: seconds,
+        until: deadline,
         remembered: { () throws(ArtworkError) in
           revalidate
             ? nil : try remembered(url, fallback: fallback, options: options, caller: caller)
@@ -55,7 +57,9 @@ struct ProviderArtwork: Sendable {
       var last: ArtworkAnswer?
       if case .finished(.success) = outcome {
       } else {
-        last = await urlArtwork.lastStored(url: url, options: options, caller: caller)
+        last = await wait.answer(before: deadline + CallerWait.handover) { [urlArtwork] in
+          await urlArtwork.lastStored(url: url, options: options, caller: caller)
+        }
       }
       return finished(outcome, last: last)
     }

@@ -69,11 +69,13 @@ extension ArtworkApp {
         logger: logger, locks: imageLocks, owners: imageOwners))
     routes.add(.get, "/v1/thumbhash/{name}", ThumbHashImageHandler())
     routes.add(.get, "/healthz", HealthHandler())
-    routes.add(.get, "/readyz", ReadinessHandler(storage: storage, log: readinessLog))
+    routes.add(.get, "/readyz", ReadinessHandler(probe: readiness, log: readinessLog))
     routes.add(
       .get, "/metrics",
       MetricsHandler(
         metrics: metrics, workers: processor.workers, hotImages: hotImages, storage: storage,
+        readiness: readiness,
+        access: MetricsAccess(token: config.metricsToken.map { Array($0.utf8) }),
         capacity: config.workers, queueCapacity: config.queueLimit))
     routes.add(.get, "/openapi.json", OpenAPIHandler())
     if config.ui {

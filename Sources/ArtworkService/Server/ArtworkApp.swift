@@ -35,6 +35,8 @@ public final class ArtworkApp: Sendable {
   let waits: BoundedWait
   /// Readiness failures: the storage problem's specifics, logged at most once a minute.
   let readinessLog: RateLimitedLog
+  /// Storage's readiness, probed once per interval for `/readyz` and `/metrics`.
+  let readiness: ReadinessProbe
 
   /// Builds storage (wrapped in `storageLayer`), the worker pool and the fetcher from `config`.
   init(
@@ -55,6 +57,9 @@ public final class ArtworkApp: Sendable {
       interval: .seconds(60))
     self.storage = storageLayer(try await StorageFactory.make(config: config, logger: logger))
     self.imageIndex = ImageIndex(storage: storage)
+    self.readiness = ReadinessProbe(
+      storage: storage, interval: config.readinessInterval, deadline: config.readinessTimeout)
+    _ = readiness.lastVerdict()  // the first probe, so the first scrape has a verdict
     self.imageOwners = ImageOwners(
       storage: storage, locks: imageLocks, admins: Set(config.adminTokens),
       callersHaveTokens: config.requiresToken)

@@ -49,6 +49,14 @@ final class BoundedWait: Sendable {
   func run<Value: Sendable>(
     atMost seconds: Int, _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
   ) async -> Outcome<Value> {
+    await run(until: .now + .seconds(seconds), work)
+  }
+
+  /// Starts `work` and answers its result if it ends before `deadline`, else `.pending`.
+  func run<Value: Sendable>(
+    until deadline: ContinuousClock.Instant,
+    _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
+  ) async -> Outcome<Value> {
     let share = WorkShare.current
     guard enter(share ?? "") else {
       return .finished(
@@ -70,7 +78,7 @@ final class BoundedWait: Sendable {
       }
     }
     let timer = Task.detached {
-      try? await Task.sleep(for: .seconds(seconds))
+      try? await Task.sleep(until: deadline, clock: .continuous)
       meeting.arrive(.pending)
     }
     let outcome = await meeting.outcome()

@@ -22,11 +22,38 @@ struct CallerWait: Sendable {
     within seconds: Int, remembered: () throws(ArtworkError) -> Value?,
     _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
   ) async -> BoundedWait.Outcome<Value> {
+    await outcome(until: .now + .seconds(seconds), remembered: remembered, work)
+  }
+
+  /// `outcome(within:)` for a wait whose clock started earlier, at `deadline - N`: before any
+  /// storage lookup the request makes, so a stalled store holds no caller past its N seconds.
+  func outcome<Value: Sendable>(
+    until deadline: ContinuousClock.Instant, remembered: () throws(ArtworkError) -> Value?,
+    _ work: @escaping @Sendable () async throws(ArtworkError) -> Value
+  ) async -> BoundedWait.Outcome<Value> {
     do throws(ArtworkError) {
       if let value = try remembered() { return .finished(.success(value)) }
     } catch {
       return .finished(.failure(error))
     }
-    return await bounded.run(atMost: seconds, work)
+    return await bounded.run(until: deadline, work)
+  }
+
+  /// How long past a caller's wait the source's last artwork may still be looked up (a
+  /// remembered record and a HEAD of its object: well under this on a store that answers).
+  static let handover: Duration = .milliseconds(250)
+
+  /// `lookup`'s answer when it ends before `deadline`, else nil: what a caller whose wait ran
+  /// out can still be given (a source's last artwork, looked up until `deadline + handover`)
+  /// without waiting on a stalled store. The lookup is left to end on its own.
+  func answer<Value: Sendable>(
+    before deadline: ContinuousClock.Instant,
+    _ lookup: @escaping @Sendable () async -> Value?
+  ) async -> Value? {
+    guard ContinuousClock.now < deadline,
+      case .finished(.success(let value)) = await bounded.run(
+        until: deadline, { () throws(ArtworkError) in await lookup() })
+    else { return nil }
+    return value
   }
 }

@@ -166,10 +166,10 @@ extension Metrics {
   static let imageCacheEntries = Family(
     name: "artwork_image_cache_entries", help: "Images held by the hot-image cache.",
     type: .gauge, labels: [], buckets: [])
-  /// Whether storage could take a new object at the last scrape (`/readyz`'s check).
+  /// `/readyz`'s last verdict: whether storage could take a new object (`ReadinessProbe`).
   static let ready = Family(
     name: "artwork_ready",
-    help: "1 when storage could take a new object at this scrape (what /readyz checks), else 0.",
+    help: "1 when /readyz's last verdict is ready (storage could take a new object), else 0.",
     type: .gauge, labels: [], buckets: [])
   /// Free bytes of the storage filesystem (not on S3).
   static let storageFreeBytes = Family(

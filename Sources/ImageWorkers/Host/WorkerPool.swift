@@ -226,23 +226,37 @@ public final class WorkerPool: Sendable {
   }
 
   /// The answer to a job interrupted from outside twice: what happened, not what the image is.
+  /// The detail says when to retry in the words `Retry-After` carries: a few seconds after a
+  /// kill (a fresh worker is ready by then), a worker's time limit on a starved machine.
   private func interrupted(_ cause: WorkerInterruption.Cause, internalDetail: String)
     -> ArtworkError
   {
-    let detail =
-      switch cause {
-      case .killed:
+    let wait: Int
+    let detail: String
+    switch cause {
+    case .killed:
+      wait = Self.retryAfterKill
+      detail =
         "The image's worker process was ended by a signal from outside the service, and so "
-          + "was the one it was tried again in; the image is not to blame. Retry in a few seconds."
-      case .starved:
+        + "was the one it was tried again in; the image is not to blame. Retry in "
+        + Self.count(wait, "second") + "."
+    case .starved:
+      wait = max(1, Int(settings.timeout.seconds.rounded(.up)))
+      detail =
         "The machine is too busy: the image's worker ran out of its "
-          + "\(Self.seconds(settings.timeout)) seconds with little CPU time (it was stopped, or "
-          + "starved), and so did the one it was tried again in; the image is not to blame. "
-          + "Retry in a few seconds."
-      }
-    return ArtworkError(
-      .busy, detail, internalDetail: internalDetail,
-      retryAfter: max(1, Int(settings.timeout.seconds.rounded(.up))))
+        + "\(Self.seconds(settings.timeout)) seconds with little CPU time (it was stopped, or "
+        + "starved), and so did the one it was tried again in; the image is not to blame. "
+        + "Retry in " + Self.count(wait, "second") + "."
+    }
+    return ArtworkError(.busy, detail, internalDetail: internalDetail, retryAfter: wait)
+  }
+
+  /// `Retry-After` after a doubled kill: a replacement worker starts in well under this.
+  static let retryAfterKill = 3
+
+  /// "1 second", "3 seconds".
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 
   /// A duration in seconds, as a client reads it (`5`, `0.5`).

@@ -19,6 +19,8 @@ enum Replica {
       "ARTWORK_STORAGE": "s3://\(server.bucket)/\(prefix)", "ARTWORK_S3_ENDPOINT": server.endpoint,
       "ARTWORK_S3_REGION": SeaweedFS.region, "ARTWORK_S3_ACCESS_KEY_ID": SeaweedFS.accessKey,
       "ARTWORK_S3_SECRET_ACCESS_KEY": secretKey, "ARTWORK_PRIVATE_SOURCES": "127.0.0.1",
+      // The outage tests ask /readyz as the store goes: a verdict for every probe.
+      "ARTWORK_READINESS_INTERVAL": "0",
     ]
   }
 

@@ -101,7 +101,14 @@ final class StorageTrips: ArtworkStorage {
   func deletionNotices(after name: String?) async throws(ArtworkError) -> [String] {
     try await inner.deletionNotices(after: name)
   }
-  func readinessProblem() async -> StorageProblem? { await inner.readinessProblem() }
+  /// Readiness probes made so far.
+  let probes = Atomic<Int>(0)
+
+  func readinessProblem() async -> StorageProblem? {
+    probes.add(1, ordering: .relaxed)
+    try? await Task.sleep(for: latency)
+    return await inner.readinessProblem()
+  }
   func freeSpace() -> (free: Int, kept: Int)? { inner.freeSpace() }
   func removeAbandonedWrites() async -> Int { await inner.removeAbandonedWrites() }
   func stream(_ key: ArtworkKey) async throws(ArtworkError) -> ObjectStream? {
