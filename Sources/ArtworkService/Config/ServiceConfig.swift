@@ -242,8 +242,8 @@ public struct ServiceConfig: Sendable {
       rangeText: "from 0 to 300s")
     metricsToken = Self.readMetricsToken(&reader)
     readinessTimeout = reader.duration(
-      "ARTWORK_READINESS_TIMEOUT", default: .seconds(2), range: .milliseconds(100)...(.seconds(60)),
-      rangeText: "from 100ms to 60s")
+      "ARTWORK_READINESS_TIMEOUT", default: .seconds(2),
+      range: .milliseconds(100)...(.seconds(300)), rangeText: "from 100ms to 300s")
     imageCacheBytes = reader.integer(
       "ARTWORK_IMAGE_CACHE_BYTES", default: 32 << 20, range: 0...(8 << 30))
     maxConnections = reader.integer(

@@ -165,12 +165,12 @@ import Testing
 
   static let durationKeys = ServiceConfig.documentation.map(\.key).filter {
     $0.hasSuffix("_TIMEOUT") || $0.hasSuffix("_TTL") || $0.hasSuffix("_GRACE")
-      || $0 == "ARTWORK_RETENTION"
+      || $0.hasSuffix("_INTERVAL") || $0 == "ARTWORK_RETENTION"
   }
 
   /// Every duration variable reads the same syntax: each unit, chained, and no bare number.
   @Test func oneDurationSyntax() throws {
-    #expect(Self.durationKeys.count == 10, "\(Self.durationKeys)")
+    #expect(Self.durationKeys.count == 12, "\(Self.durationKeys)")
     for key in Self.durationKeys {
       for (text, expected) in [
         ("1500ms", Duration.milliseconds(1500)), ("45s", .seconds(45)), ("1m", .seconds(60)),
@@ -206,6 +206,8 @@ import Testing
     case "ARTWORK_LINGER_TIMEOUT": config.lingerTimeout
     case "ARTWORK_HANDLER_TIMEOUT": config.handlerTimeout
     case "ARTWORK_WORKER_TIMEOUT": config.workerTimeout
+    case "ARTWORK_READINESS_INTERVAL": config.readinessInterval
+    case "ARTWORK_READINESS_TIMEOUT": config.readinessTimeout
     default: nil
     }
   }
