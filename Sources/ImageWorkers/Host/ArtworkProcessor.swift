@@ -45,7 +45,7 @@ public final class ArtworkProcessor: Sendable {
         .unsupportedMediaType,
         "The image was declared as \(ClientText.quoted(declaredType)); send an image/* type.")
     }
-    let format = try ImagePipeline.sniff(prefix: Array(bytes.prefix(512)), count: bytes.count)
+    let format = try ImageFormat.sniffed(prefix: Array(bytes.prefix(512)), count: bytes.count)
     if let declaredType, declaredType.hasPrefix("image/") {
       guard let declared = ImageFormat.forMimeType(declaredType) else {
         throw ArtworkError(

@@ -1,9 +1,10 @@
-/// Bounds on the work one image may cause and on what it may produce.
+/// Bounds on the work one image may cause and on what it may produce: checked in the service's
+/// process before any decoder (`DecodeCost`), and sent with each job to the worker that decodes.
 public struct ImageLimits: Sendable, Hashable {
   /// Largest source accepted, in pixels (width × height of the first frame, from the header).
   public package(set) var maxPixels: Int = 40_000_000
   /// Largest source side accepted, in pixels, whatever the area.
-  var maxSide: Int = 100_000
+  package var maxSide: Int = 100_000
   /// Most scans of a JPEG decoded (libjpeg-turbo's advice for untrusted input is to bound
   /// them): each scan of a progressive JPEG is a pass over every block of the picture, and a
   /// real one has at most 18 (libjpeg's progression for CMYK; 10 for colour photographs).

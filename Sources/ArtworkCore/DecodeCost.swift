@@ -1,9 +1,8 @@
-import ArtworkCore
-
 /// What decoding a source will cost, bounded before any decoder sees it: a JPEG's scans, each
 /// one a pass of libjpeg over the whole picture, are counted from its markers (`JPEGScans`).
-/// The service checks it before a worker is used (`ArtworkProcessor.validate`), and the worker
-/// again before it decodes (what the fuzz target reaches).
+/// Pure Swift on the bytes: the service checks it before a worker is used
+/// (`ArtworkProcessor.validate`), and the worker again before it decodes (what the fuzz target
+/// reaches).
 public enum DecodeCost {
   /// Refuses a JPEG of more than `limits.maxScans` scans, or whose scans would pass over more
   /// than `limits.maxScanPasses` × `limits.maxPixels` pixels in all, with a 422 that names the
