@@ -1,7 +1,7 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
 import Storage
+import WorkerHost
 
 /// `GET /metrics`: Prometheus text exposition, the gauges read at the scrape (storage's
 /// readiness checked as `/readyz` checks it, so an alert needs no other probe).
