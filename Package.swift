@@ -61,7 +61,7 @@ let package = Package(
     // files, the launch): no decoder.
     .target(name: "WorkerProtocol", dependencies: ["ArtworkCore", "CProcess"]),
     // The service's side (spawn, jobs, deadlines, failures): never Imaging, not even
-    // transitively.
+    // transitively (`scripts/worker-wall` checks it in CI).
     .target(
       name: "WorkerHost",
       dependencies: ["WorkerProtocol", "ArtworkCore", "CProcess", "ThumbHashCodec"]),
