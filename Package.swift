@@ -56,24 +56,33 @@ let package = Package(
       ]),
     // A process locked down for good: resource limits and a seccomp filter.
     .target(name: "Containment", dependencies: ["CSeccomp"]),
-    // Image work in worker processes: the service's side (spawn, jobs, deadlines, failures)
-    // and the worker's (its main loop, the jobs themselves). The warm-up samples are compiled in.
+    // Image work in worker processes, in three targets, so that the compiler keeps every
+    // decoder out of the service's process. The wire between the two sides (messages, memory
+    // files, the launch): no decoder.
+    .target(name: "WorkerProtocol", dependencies: ["ArtworkCore", "CProcess"]),
+    // The service's side (spawn, jobs, deadlines, failures): never Imaging, not even
+    // transitively (`scripts/worker-wall` checks it in CI).
     .target(
-      name: "ImageWorkers",
-      dependencies: ["Imaging", "Containment", "CProcess", "ArtworkCore", "ThumbHashCodec"],
+      name: "WorkerHost",
+      dependencies: ["WorkerProtocol", "ArtworkCore", "CProcess", "ThumbHashCodec"]),
+    // The worker's side (its main loop, the jobs themselves, its lock-down); the warm-up
+    // samples are compiled in.
+    .target(
+      name: "ImageWorker",
+      dependencies: ["Imaging", "Containment", "WorkerProtocol", "ArtworkCore", "CProcess"],
       resources: [
-        .embedInCode("Worker/WarmUp/jpeg-plain.jpg"), .embedInCode("Worker/WarmUp/jpeg-icc.jpg"),
-        .embedInCode("Worker/WarmUp/jpeg-cmyk.jpg"), .embedInCode("Worker/WarmUp/png-rgba16.png"),
-        .embedInCode("Worker/WarmUp/webp-lossy.webp"),
-        .embedInCode("Worker/WarmUp/webp-alpha.webp"), .embedInCode("Worker/WarmUp/gif.gif"),
-        .embedInCode("Worker/WarmUp/heic.heic"), .embedInCode("Worker/WarmUp/avif.avif"),
+        .embedInCode("WarmUp/jpeg-plain.jpg"), .embedInCode("WarmUp/jpeg-icc.jpg"),
+        .embedInCode("WarmUp/jpeg-cmyk.jpg"), .embedInCode("WarmUp/png-rgba16.png"),
+        .embedInCode("WarmUp/webp-lossy.webp"), .embedInCode("WarmUp/webp-alpha.webp"),
+        .embedInCode("WarmUp/gif.gif"), .embedInCode("WarmUp/heic.heic"),
+        .embedInCode("WarmUp/avif.avif"),
       ]),
     .target(name: "SafeFetch", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(name: "Storage", dependencies: ["CurlClient", "ArtworkCore"]),
     .target(
       name: "ArtworkService",
       dependencies: [
-        "HTTP", "ThumbHashCodec", "ArtworkCore", "ImageWorkers", "SafeFetch", "Storage",
+        "HTTP", "ThumbHashCodec", "ArtworkCore", "WorkerHost", "SafeFetch", "Storage",
         "CurlClient",
       ],
       // The page, its assets and the OpenAPI document, compiled into the binary as byte arrays
@@ -83,26 +92,31 @@ let package = Package(
         .embedInCode("Resources/page.js"), .embedInCode("Resources/icon.svg"),
         .embedInCode("Resources/openapi.json"),
       ]),
+    // The command line: no decoder either (`artwork version` asks a worker for libvips').
     .target(
       name: "ArtworkCLI",
-      dependencies: [
-        "ArtworkService", "Imaging", "ImageWorkers", "ArtworkCore", "SafeFetch", "ThumbHashCodec",
-      ]),
-    .executableTarget(name: "artwork", dependencies: ["ArtworkCLI", "ImageWorkers"]),
+      dependencies: ["ArtworkService", "WorkerHost", "ArtworkCore", "SafeFetch", "ThumbHashCodec"]
+    ),
+    // The one door to the decoders: `artwork __worker` runs `ImageWorker`'s main and never
+    // returns to the command line.
+    .executableTarget(
+      name: "artwork", dependencies: ["ArtworkCLI", "ImageWorker", "WorkerProtocol"]),
 
     .executableTarget(
       name: "thumbhash-bench", dependencies: ["ThumbHashCodec"], path: "bench/thumbhash-bench"),
     // Loopback load generator and the in-process ceiling of the upload path (bench/*/run.sh).
     .executableTarget(
       name: "artwork-bench",
-      dependencies: ["ArtworkService", "Imaging", "ImageWorkers", "ArtworkCore"],
+      dependencies: [
+        "ArtworkService", "Imaging", "ImageWorker", "WorkerHost", "WorkerProtocol", "ArtworkCore",
+      ],
       path: "bench/artwork-bench"),
 
     // The fuzz targets (`scripts/fuzz NAME SECONDS` builds them for libFuzzer; built normally,
     // they replay files, which is how the tests replay the corpus and every finding).
     .executableTarget(
       name: "artwork-fuzz",
-      dependencies: ["ArtworkService", "HTTP", "ImageWorkers", "Imaging", "ThumbHashCodec"],
+      dependencies: ["ArtworkService", "HTTP", "ImageWorker", "Imaging", "ThumbHashCodec"],
       path: "Fuzz/artwork-fuzz"),
 
     // Helpers shared by the test targets: a raw loopback HTTP client, fixtures, server processes
@@ -131,8 +145,16 @@ let package = Package(
       dependencies: ["Imaging", "ArtworkCore", "JPEGDecoding", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "ImageWorkersTests",
-      dependencies: ["ImageWorkers", "Imaging", "ArtworkCore", "TestSupport"]),
+      name: "WorkerProtocolTests", dependencies: ["WorkerProtocol", "ArtworkCore", "TestSupport"]),
+    // The pool against scripted workers and the built `artwork`'s: no Imaging here either.
+    .testTarget(
+      name: "WorkerHostTests",
+      dependencies: ["WorkerHost", "WorkerProtocol", "ArtworkCore", "TestSupport"]),
+    .testTarget(
+      name: "ImageWorkerTests",
+      dependencies: [
+        "ImageWorker", "WorkerHost", "WorkerProtocol", "Imaging", "ArtworkCore", "TestSupport",
+      ]),
     .testTarget(
       name: "SafeFetchTests",
       dependencies: ["SafeFetch", "CurlClient", "ArtworkCore", "TestSupport"]),
@@ -149,7 +171,7 @@ let package = Package(
     .testTarget(
       name: "ServiceTests",
       dependencies: [
-        "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "ImageWorkers",
+        "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "WorkerHost",
         "SafeFetch", "Storage", "HTTP", "TestSupport",
       ],
       exclude: [

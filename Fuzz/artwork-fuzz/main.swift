@@ -7,7 +7,7 @@
 import ArtworkService
 import Foundation
 import HTTP
-import ImageWorkers
+import ImageWorker
 import Imaging
 
 /// A target: one input's bytes in, whatever the code under test does with them.

@@ -1,8 +1,7 @@
 import ArtworkCore
 import ArtworkService
-import ImageWorkers
-import Imaging
 import SafeFetch
+import WorkerHost
 
 #if canImport(Glibc)
   import Glibc

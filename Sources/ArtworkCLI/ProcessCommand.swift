@@ -1,7 +1,6 @@
 import ArtworkCore
 import ArtworkService
 import Foundation
-import Imaging
 
 /// `artwork process [options] INPUT...`: every input through the service's checks and pipeline
 /// in this process, stored content-addressed in `--out`, one JSON line each.

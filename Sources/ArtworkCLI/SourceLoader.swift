@@ -1,7 +1,6 @@
 import ArtworkCore
-import ImageWorkers
-import Imaging
 import SafeFetch
+import WorkerHost
 
 /// Where a batch input's bytes come from: a file read on the I/O pool, or a URL fetched by the
 /// service's fetcher (its address policy, limits and time budget).

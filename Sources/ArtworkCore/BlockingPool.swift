@@ -235,11 +235,6 @@ public final class BlockingPool<Local>: Sendable {
     }
   }
 
-  /// Whether a job submitted now would be refused: every thread busy and the queue full.
-  public var isFull: Bool {
-    shared.state.withLock { $0.stopping || $0.busy + $0.queued >= threads + queueLimit }
-  }
-
   /// Whether `beginShutdown` was called.
   var isStopping: Bool { shared.state.withLock { $0.stopping } }
 

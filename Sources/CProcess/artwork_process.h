@@ -1,6 +1,7 @@
-// The ImageWorkers target's one C door: the Linux calls around a worker process that the Swift
-// module of the C library does not offer (it is built without _GNU_SOURCE) or offers only
-// variadically (prctl, syscall).
+// The worker targets' one C door (WorkerProtocol's memory files, WorkerHost's spawn and reaping,
+// ImageWorker's main loop): the Linux calls around a worker process that the Swift module of the
+// C library does not offer (it is built without _GNU_SOURCE) or offers only variadically (prctl,
+// syscall).
 #ifndef ARTWORK_PROCESS_H
 #define ARTWORK_PROCESS_H
 #include <errno.h>

@@ -1,3 +1,5 @@
+import ArtworkCore
+
 /// The pipeline's arithmetic, as pure functions on integers (tested with tables).
 enum FrameGeometry {
   /// Each side of the ThumbHash input is at most this many pixels.

@@ -7,9 +7,9 @@ extension ImagePipeline {
     Vips.initialize()
     let format = try sniff(input)
     let source = try VipsSource(borrowing: input)
-    return try readHeader(
-      source, format: format, byteCount: input.count,
-      limits: ImageLimits(maxPixels: .max, maxSide: .max))
+    var limits = ImageLimits.pixels(.max)
+    limits.maxSide = .max
+    return try readHeader(source, format: format, byteCount: input.count, limits: limits)
   }
 }
 
@@ -21,6 +21,6 @@ extension ImagePipeline {
 
   /// Stage 1 (`sniff`) on an array.
   static func sniff(_ input: [UInt8]) throws(ArtworkError) -> ImageFormat {
-    try sniff(prefix: Array(input.prefix(512)), count: input.count)
+    try ImageFormat.sniffed(prefix: Array(input.prefix(512)), count: input.count)
   }
 }

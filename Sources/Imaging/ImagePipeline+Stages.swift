@@ -5,20 +5,7 @@ import Pixels
 extension ImagePipeline {
   /// Stage 1: the format, from magic bytes only.
   static func sniff(_ input: PinnedBytes) throws(ArtworkError) -> ImageFormat {
-    try sniff(prefix: input.prefix(512), count: input.count)
-  }
-
-  /// Stage 1 on the first bytes of an input of `count` bytes (a few hundred are enough).
-  public static func sniff(prefix: [UInt8], count: Int) throws(ArtworkError) -> ImageFormat {
-    guard count > 0 else {
-      throw ArtworkError(.unprocessableImage, "The image is empty (zero bytes).")
-    }
-    guard let format = ImageFormat.sniff(prefix) else {
-      throw ArtworkError(
-        .unsupportedMediaType,
-        "The data is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image (judged by its first bytes).")
-    }
-    return format
+    try ImageFormat.sniffed(prefix: input.prefix(512), count: input.count)
   }
 
   /// Stage 1, on all the bytes, before any decoder: a variant of the format that the decoders

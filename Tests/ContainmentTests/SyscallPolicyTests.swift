@@ -3,7 +3,7 @@ import Testing
 @testable import Containment
 
 /// The allow-list's own rules. That a worker under it is really refused (a file, a socket, a
-/// program, a signal) is tried by the workers' containment probe (ImageWorkersTests).
+/// program, a signal) is tried by the workers' containment probe (ImageWorkerTests).
 @Suite struct SyscallPolicyTests {
   @Test func noCallIsBothAllowedAndRefused() {
     #expect(Set(SyscallPolicy.allowed).isDisjoint(with: SyscallPolicy.refused))

@@ -1,7 +1,7 @@
-import ArtworkCore
 import TestSupport
 import Testing
 
+@testable import ArtworkCore
 @testable import Imaging
 
 @Suite struct ThumbnailPixelsTests {

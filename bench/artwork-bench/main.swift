@@ -12,8 +12,10 @@
 import ArtworkCore
 import ArtworkService
 import Foundation
-import ImageWorkers
+import ImageWorker
 import Imaging
+import WorkerHost
+import WorkerProtocol
 
 /// Command-line options: `--name value` pairs, repeatable.
 struct Options {
@@ -149,7 +151,10 @@ func runCeiling(_ options: Options) async {
             } else {
               let image = pinned[number % pinned.count]
               _ = try await pool.run { () throws(ArtworkError) in
-                try JobRunner.renderInProcess(image, options: artworkOptions, limits: .standard)
+                let (facts, bytes) = try JobRunner.render(
+                  image, options: artworkOptions, limits: .standard)
+                // Checked and keyed as the service does a worker's rendering.
+                return try CreatedArtwork(facts, bytes: bytes, shape: artworkOptions.shape)
               }
             }
           } catch {
@@ -213,7 +218,7 @@ func runFloor(_ options: Options) async {
 }
 
 // `ceiling --in workers` starts its workers from this executable, as the service does.
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == WorkerMain.command {
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == WorkerLaunch.command {
   WorkerMain.run(Array(CommandLine.arguments.dropFirst(2)))
 }
 let arguments = CommandLine.arguments.dropFirst()

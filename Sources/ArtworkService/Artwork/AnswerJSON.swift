@@ -1,6 +1,6 @@
 import ArtworkCore
-import ImageWorkers
 import SafeFetch
+import WorkerHost
 
 /// The JSON bodies of successful answers, in the documented key order (the CLI prints the same
 /// objects).

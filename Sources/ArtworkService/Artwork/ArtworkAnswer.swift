@@ -1,5 +1,5 @@
 import ArtworkCore
-import ImageWorkers
+import WorkerHost
 
 /// The answer of `POST /v1/artwork`, whatever the source (and the result remembered per URL):
 /// the image's record and the source it was made from. Coded flat, as one object (the stored

@@ -1,7 +1,7 @@
 import ArtworkCore
 import Foundation
-import ImageWorkers
 import Storage
+import WorkerHost
 
 /// Source bytes rendered for a request's options (in a worker) and stored, with their facts.
 struct ArtworkRenderer: Sendable {

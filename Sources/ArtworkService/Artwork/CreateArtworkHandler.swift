@@ -1,6 +1,6 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
+import WorkerHost
 
 // `POST /v1/artwork`: hosted, framed artwork and its ThumbHash. docs/ARCHITECTURE.md walks it.
 

@@ -1,7 +1,7 @@
 import ArtworkCore
 import Foundation
-import ImageWorkers
 import SafeFetch
+import WorkerHost
 
 extension URLArtwork {
   /// Stores a new image made from `url` and remembers it as the URL's result (`record` names

@@ -1,7 +1,7 @@
 import ArtworkCore
-import ImageWorkers
 import SafeFetch
 import Storage
+import WorkerHost
 
 /// The artwork of source URLs, through their remembered results: what `POST /v1/artwork` with
 /// a URL, `GET /v1/artwork/results/{id}` and `POST /v1/content` share.

@@ -1,6 +1,6 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
+import WorkerHost
 
 /// The head checks of the write routes, before any body byte is read: what the body's form
 /// must be, and whether an upload's job would find a place among the image workers.

@@ -1,6 +1,6 @@
 import ArtworkCore
-import ImageWorkers
 import SafeFetch
+import WorkerHost
 
 extension ServiceConfig {
   /// The variables that decide which sources are accepted and how they are fetched: the command

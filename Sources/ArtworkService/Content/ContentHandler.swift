@@ -1,8 +1,8 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
 import SafeFetch
 import Storage
+import WorkerHost
 
 // `POST /v1/content`: a relay's Live Activity content, back with its artwork filled in.
 

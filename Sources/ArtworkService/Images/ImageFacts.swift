@@ -1,6 +1,6 @@
 import ArtworkCore
 import Foundation
-import ImageWorkers
+import WorkerHost
 
 /// The facts of one hosted image, as `GET /v1/images/{id}.json` answers them: stored as a
 /// record beside the object when it is created (before its 201 is answered), or, for an image

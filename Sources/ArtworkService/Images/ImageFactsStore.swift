@@ -1,6 +1,6 @@
 import ArtworkCore
-import ImageWorkers
 import Storage
+import WorkerHost
 
 /// The facts kept beside each hosted image (`ImageFacts`): written when it is created, read for
 /// `GET /v1/images/{id}.json` and for a hosted URL's ThumbHash.

@@ -1,7 +1,7 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
 import Storage
+import WorkerHost
 
 /// `GET /metrics`: Prometheus text exposition, the gauges read at the scrape. Storage's
 /// readiness is `/readyz`'s last verdict (`ReadinessProbe`): a scrape never waits on storage,

@@ -1,6 +1,6 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
+import WorkerHost
 
 // `POST /v1/providers/{provider}`: a media application's webhook body as it sends it, answered
 // with what it is about and its artwork, hosted.

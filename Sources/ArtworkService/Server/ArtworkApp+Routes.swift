@@ -68,7 +68,7 @@ extension ArtworkApp {
         storage: storage, index: imageIndex, memory: imageMemory, metrics: metrics,
         logger: logger, locks: imageLocks, owners: imageOwners))
     routes.add(.get, "/v1/thumbhash/{name}", ThumbHashImageHandler())
-    routes.add(.get, "/healthz", HealthHandler())
+    routes.add(.get, "/healthz", HealthHandler(libvips: processor.workers.libvipsVersion))
     routes.add(.get, "/readyz", ReadinessHandler(probe: readiness, log: readinessLog))
     routes.add(
       .get, "/metrics",

@@ -1,9 +1,9 @@
 import ArtworkCore
 import Foundation
 import HTTP
-import ImageWorkers
 import SafeFetch
 import Storage
+import WorkerHost
 
 /// The composition root: builds the service's parts once from the configuration, and the
 /// router whose handlers each hold only the parts their route needs (`ArtworkApp+Routes.swift`).
@@ -47,7 +47,6 @@ public final class ArtworkApp: Sendable {
     self.logger = logger
     let metrics = Metrics()
     self.metrics = metrics
-    metrics.recordBuild(version: BuildInfo.version, libvips: ImageLibrary.version)
     self.errors = ErrorResponder(
       secrets: config.secretParameters, logger: logger, metrics: metrics,
       busyLog: RateLimitedLog(logger: logger, message: "requests refused: a queue is full"))
@@ -73,6 +72,8 @@ public final class ArtworkApp: Sendable {
       throw StartupError(
         "cannot start the image workers: \(error.internalDetail ?? error.detail)")
     }
+    // The libvips version is the workers' to tell: this process never loads libvips.
+    metrics.recordBuild(version: BuildInfo.version, libvips: workers.libvipsVersion)
     self.processor = ArtworkProcessor(
       workers: workers, maxSourceBytes: config.maxSourceBytes, maxPixels: config.maxPixels)
     self.authenticator = Authenticator(

@@ -1,8 +1,8 @@
 import ArtworkCore
 import Foundation
 import HTTP
-import ImageWorkers
 import Storage
+import WorkerHost
 
 /// A running service: the app behind an HTTP server, with access logs and graceful shutdown.
 public final class ArtworkServer: Sendable {

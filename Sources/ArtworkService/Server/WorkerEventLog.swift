@@ -1,5 +1,5 @@
 import ArtworkCore
-import ImageWorkers
+import WorkerHost
 
 /// How the image workers' events reach the log.
 enum WorkerEventLog {

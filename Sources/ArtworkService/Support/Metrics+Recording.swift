@@ -1,5 +1,5 @@
 import ArtworkCore
-import ImageWorkers
+import WorkerHost
 
 extension Metrics {
   /// A request refused because its caller was over `ARTWORK_API_RATE`.

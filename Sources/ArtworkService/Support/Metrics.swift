@@ -1,8 +1,8 @@
 import ArtworkCore
 import Foundation
 import HTTP
-import ImageWorkers
 import Synchronization
+import WorkerHost
 
 /// The service's counters, gauges and histograms, rendered in the Prometheus text exposition
 /// format for `GET /metrics`. One instance is shared by the whole process.

@@ -1,6 +1,6 @@
 import CurlClient
-import ImageWorkers
 import Synchronization
+import WorkerHost
 
 /// Process-wide initialisation of the C libraries, done once before any server thread runs.
 ///

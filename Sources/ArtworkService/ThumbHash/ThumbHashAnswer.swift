@@ -1,5 +1,5 @@
 import ArtworkCore
-import ImageWorkers
+import WorkerHost
 
 /// The answer of `POST /v1/thumbhash`, whatever the source (and the result remembered per URL).
 struct ThumbHashAnswer: Codable, Sendable, Equatable {

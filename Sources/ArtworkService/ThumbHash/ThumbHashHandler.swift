@@ -1,6 +1,6 @@
 import ArtworkCore
 import HTTP
-import ImageWorkers
+import WorkerHost
 
 // `POST /v1/thumbhash`: the ThumbHash of a source image; nothing is stored.
 

@@ -1,6 +1,6 @@
 import ArtworkCore
-import ImageWorkers
 import SafeFetch
+import WorkerHost
 
 /// The ThumbHash of source URLs, through their remembered results.
 struct URLThumbHash: Sendable {

@@ -2,7 +2,6 @@ import Testing
 
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import Imaging
 
 /// The one value the service reads out of a JSON number, `size`, is range-checked as digits;
 /// numbers elsewhere pass through as written.

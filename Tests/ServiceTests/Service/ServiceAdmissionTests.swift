@@ -5,7 +5,7 @@ import Testing
 
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import ImageWorkers
+@testable import WorkerHost
 
 /// Overload is decided from the head: when the image queue is full an upload is answered 503
 /// with Retry-After before its body is read into memory or any decoding starts, and the answer

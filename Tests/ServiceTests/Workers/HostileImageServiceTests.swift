@@ -4,7 +4,7 @@ import Testing
 
 @testable import ArtworkCore
 @testable import ArtworkService
-@testable import ImageWorkers
+@testable import WorkerHost
 
 #if canImport(Glibc)
   import Glibc
