@@ -2,6 +2,7 @@ import ArtworkCore
 import ArtworkService
 import ImageWorkers
 import Imaging
+import JSON
 import SafeFetch
 
 #if canImport(Glibc)

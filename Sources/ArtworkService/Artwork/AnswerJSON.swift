@@ -1,5 +1,6 @@
 import ArtworkCore
 import ImageWorkers
+import JSON
 import SafeFetch
 
 /// The JSON bodies of successful answers, in the documented key order (the CLI prints the same

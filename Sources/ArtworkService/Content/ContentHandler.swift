@@ -1,6 +1,8 @@
 import ArtworkCore
 import HTTP
 import ImageWorkers
+import JSON
+import Observability
 import SafeFetch
 import Storage
 

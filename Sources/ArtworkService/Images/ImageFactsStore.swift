@@ -1,5 +1,6 @@
 import ArtworkCore
 import ImageWorkers
+import Observability
 import Storage
 
 /// The facts kept beside each hosted image (`ImageFacts`): written when it is created, read for

@@ -1,5 +1,6 @@
 import ArtworkCore
 import ImageWorkers
+import Observability
 
 extension Metrics {
   /// A request refused because its caller was over `ARTWORK_API_RATE`.

@@ -1,6 +1,7 @@
 import ArtworkCore
 import HTTP
 import ImageWorkers
+import Observability
 import Storage
 
 /// `GET /metrics`: Prometheus text exposition, the gauges read at the scrape (storage's

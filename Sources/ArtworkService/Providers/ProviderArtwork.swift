@@ -1,5 +1,7 @@
 import ArtworkCore
 import ImageWorkers
+import JSON
+import Observability
 
 /// The artwork of a provider's event, on the push path as `/v1/content` makes it: a URL
 /// through its remembered result (`URLArtwork`), an image sent in the body rendered and

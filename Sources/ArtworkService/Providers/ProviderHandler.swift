@@ -1,6 +1,7 @@
 import ArtworkCore
 import HTTP
 import ImageWorkers
+import JSON
 
 // `POST /v1/providers/{provider}`: a media application's webhook body as it sends it, answered
 // with what it is about and its artwork, hosted.

@@ -2,6 +2,7 @@ import ArtworkCore
 import Foundation
 import HTTP
 import ImageWorkers
+import Observability
 import SafeFetch
 import Storage
 

@@ -2,6 +2,7 @@ import ArtworkCore
 import Foundation
 import HTTP
 import ImageWorkers
+import Observability
 import Storage
 
 /// A running service: the app behind an HTTP server, with access logs and graceful shutdown.

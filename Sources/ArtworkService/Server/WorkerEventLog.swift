@@ -1,5 +1,6 @@
 import ArtworkCore
 import ImageWorkers
+import Observability
 
 /// How the image workers' events reach the log.
 enum WorkerEventLog {

@@ -32,7 +32,7 @@ public struct Logger: Sendable {
 
   /// Writes one line when `level` is at or above the logger's level. Fields named `ts`, `level`
   /// or `msg` are renamed with a leading underscore rather than silently overwriting those.
-  func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
+  public func log(_ level: LogLevel, _ message: String, _ fields: [String: LogValue] = [:]) {
     guard level >= self.level else { return }
     let merged = metadata.isEmpty ? fields : metadata.merging(fields) { _, new in new }
     write(level, message) { line in line.members(merged) }
@@ -42,7 +42,7 @@ public struct Logger: Sendable {
   /// after the logger's metadata: for the line written on every request, which builds no
   /// dictionary this way and, to standard error, no string either (it is formatted in the
   /// writer's own buffer).
-  func log(_ level: LogLevel, _ message: String, writing fields: (inout LogLine) -> Void) {
+  public func log(_ level: LogLevel, _ message: String, writing fields: (inout LogLine) -> Void) {
     guard level >= self.level else { return }
     let metadata = metadata
     write(level, message) { line in
@@ -71,7 +71,8 @@ public struct Logger: Sendable {
     sink(String(decoding: line.bytes, as: UTF8.self))
   }
 
-  func debug(_ message: String, _ fields: [String: LogValue] = [:]) {
+  /// Logs at debug: detail for whoever investigates.
+  public func debug(_ message: String, _ fields: [String: LogValue] = [:]) {
     log(.debug, message, fields)
   }
 
@@ -91,7 +92,7 @@ public struct Logger: Sendable {
   }
 
   /// A copy of this logger that adds `fields` to every line.
-  func with(_ fields: [String: LogValue]) -> Logger {
+  public func with(_ fields: [String: LogValue]) -> Logger {
     var copy = self
     copy.metadata.merge(fields) { _, new in new }
     return copy
@@ -103,7 +104,7 @@ public struct Logger: Sendable {
   }
 
   /// Lines to standard error dropped because its buffer was full (standard error too slow).
-  static var droppedLines: Int { StandardErrorWriter.shared.droppedLines }
+  public static var droppedLines: Int { StandardErrorWriter.shared.droppedLines }
 
   /// Waits until what was logged to standard error is written out (before the process exits).
   public static func flush() {

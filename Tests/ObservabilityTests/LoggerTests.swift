@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import ArtworkService
+@testable import Observability
 
 /// Collects the lines a logger writes.
 private final class LineCollector: Sendable {
