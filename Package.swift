@@ -47,6 +47,10 @@ let package = Package(
       swiftSettings: Context.environment["ARTWORK_FUZZ_BUILD"] == nil
         ? [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] : []),
     .target(name: "ArtworkCore", dependencies: ["CCrypto"]),
+    // JSON values in key order, written compactly, and strict RFC 8259 parsing.
+    .target(name: "JSON", dependencies: ["ArtworkCore"]),
+    // Structured JSON logs (standard error never blocks a caller) and the Prometheus registry.
+    .target(name: "Observability", dependencies: ["JSON", "ArtworkCore"]),
     .target(name: "CurlClient", dependencies: ["CCurl", "ArtworkCore"]),
     .target(
       name: "Imaging",
@@ -83,7 +87,7 @@ let package = Package(
       name: "ArtworkService",
       dependencies: [
         "HTTP", "ThumbHashCodec", "ArtworkCore", "WorkerHost", "SafeFetch", "Storage",
-        "CurlClient",
+        "CurlClient", "JSON", "Observability",
       ],
       // The page, its assets and the OpenAPI document, compiled into the binary as byte arrays
       // (`PackageResources`): nothing to install beside the executable, no `Bundle.module`.
@@ -95,8 +99,10 @@ let package = Package(
     // The command line: no decoder either (`artwork version` asks a worker for libvips').
     .target(
       name: "ArtworkCLI",
-      dependencies: ["ArtworkService", "WorkerHost", "ArtworkCore", "SafeFetch", "ThumbHashCodec"]
-    ),
+      dependencies: [
+        "ArtworkService", "WorkerHost", "ArtworkCore", "SafeFetch", "ThumbHashCodec", "JSON",
+        "Observability",
+      ]),
     // The one door to the decoders: `artwork __worker` runs `ImageWorker`'s main and never
     // returns to the command line.
     .executableTarget(
@@ -132,6 +138,8 @@ let package = Package(
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "ArtworkCoreTests", dependencies: ["ArtworkCore"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "JSON"]),
     .testTarget(
       name: "PNGMetadataTests", dependencies: ["PNGMetadata", "ArtworkCore", "TestSupport"]),
     .testTarget(
@@ -163,7 +171,8 @@ let package = Package(
     .testTarget(
       name: "ArtworkServiceTests",
       dependencies: [
-        "ArtworkService", "ArtworkCore", "Storage", "SafeFetch", "HTTP", "TestSupport",
+        "ArtworkService", "ArtworkCore", "Storage", "SafeFetch", "HTTP", "JSON", "Observability",
+        "TestSupport",
       ]),
     .testTarget(name: "ArtworkCLITests", dependencies: ["ArtworkCLI", "TestSupport"]),
     // The service as its users meet it: the binary started for real, its clients, replicas on
@@ -172,7 +181,7 @@ let package = Package(
       name: "ServiceTests",
       dependencies: [
         "ArtworkService", "ArtworkCLI", "ArtworkCore", "CurlClient", "Imaging", "WorkerHost",
-        "SafeFetch", "Storage", "HTTP", "TestSupport",
+        "SafeFetch", "Storage", "HTTP", "Observability", "TestSupport",
       ],
       exclude: [
         "Browser/Fixtures", "Contract/Fixtures", "Deployment/Fixtures", "HostedImages/Fixtures",

@@ -1,4 +1,5 @@
 import ArtworkService
+import Observability
 
 /// The `artwork` command: `serve`, `health`, `process`, `thumbhash`, `decode`, `version`, `help`.
 ///

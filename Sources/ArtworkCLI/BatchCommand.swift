@@ -1,5 +1,6 @@
 import ArtworkCore
 import ArtworkService
+import JSON
 import SafeFetch
 import WorkerHost
 

@@ -1,6 +1,7 @@
 import ArtworkCore
 import ArtworkService
 import Foundation
+import JSON
 
 /// What one input of a batch gave: the members of its answer, or the problem the service would
 /// answer.

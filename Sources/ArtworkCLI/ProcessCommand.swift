@@ -1,6 +1,7 @@
 import ArtworkCore
 import ArtworkService
 import Foundation
+import JSON
 
 /// `artwork process [options] INPUT...`: every input through the service's checks and pipeline
 /// in this process, stored content-addressed in `--out`, one JSON line each.

@@ -1,4 +1,5 @@
 import ArtworkService
+import Observability
 
 /// `artwork serve`: configuration, start-up warnings, listen, wait for a signal, drain.
 enum ServeCommand: Subcommand {

@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import JSON
 
 // The one place where errors become HTTP responses (RFC 9457 problem details).
 

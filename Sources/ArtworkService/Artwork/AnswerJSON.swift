@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 import SafeFetch
 import WorkerHost
 

@@ -1,4 +1,5 @@
 import HTTP
+import Observability
 import Synchronization
 
 /// One warning, once per process, when a write request carries `X-Forwarded-For` from a peer

@@ -1,4 +1,5 @@
 import ArtworkCore
+import Observability
 
 extension ServiceConfig {
   /// The hosted URLs of stored objects, under `publicURL`.

@@ -1,6 +1,7 @@
 import ArtworkCore
 import Foundation
 import HTTP
+import Observability
 import SafeFetch
 
 /// Every setting of the service: one value, read once at start-up from an environment and

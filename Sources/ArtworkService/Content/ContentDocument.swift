@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 /// A Live Activity `content` object as a relay holds it (alone, or inside a push body as
 /// `{"state": ..., "content": {...}}`), read for its three image fields and the relay's rules,

@@ -1,5 +1,7 @@
 import ArtworkCore
 import HTTP
+import JSON
+import Observability
 import SafeFetch
 import Storage
 import WorkerHost

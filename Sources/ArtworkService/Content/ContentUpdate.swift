@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 /// The update form of `POST /v1/content`: `{"stored": <the activity's content as the relay
 /// holds it>, "patch": <the update as received>}`, merged by the relay's documented rules:

@@ -1,6 +1,7 @@
 import ArtworkCore
 import Foundation
 import HTTP
+import Observability
 import Storage
 
 // `DELETE /v1/images/{id}.{ext}`: a hosted image removed on request. docs/ARCHITECTURE.md walks

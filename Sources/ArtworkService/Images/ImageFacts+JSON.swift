@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 extension ImageFacts {
   /// The body of `GET /v1/images/{id}.json`: `POST /v1/artwork`'s names for the same facts.

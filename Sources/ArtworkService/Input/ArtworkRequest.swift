@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import JSON
 
 /// Where the image of a request comes from. A fetched URL body enters the pipeline exactly where
 /// an upload does (`ArtworkProcessor.validate`).

@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import JSON
 
 /// The fuzz targets' doors into the request-body readers (`Fuzz/artwork-fuzz`): each takes one
 /// input's bytes, runs the reader as a route does, and checks what the service relies on of its

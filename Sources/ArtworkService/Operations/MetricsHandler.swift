@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import Observability
 import Storage
 import WorkerHost
 

@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import Observability
 import Storage
 
 /// `GET /readyz`: 200 when storage can take a new object (as of at most

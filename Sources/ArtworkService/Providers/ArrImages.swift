@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 /// The `images` of Sonarr, Radarr and Lidarr bodies: `[{coverType, url, remoteUrl}]`. Only
 /// `remoteUrl` is ever used: `url` is a path on the application's own server

@@ -1,3 +1,5 @@
+import JSON
+
 /// Reading fields of a webhook body: members by name (exactly, else ignoring case, for user
 /// templates), and values as the types a reader wants, whatever JSON type the application
 /// wrote them as (`"2010"` and `2010` are both a year).

@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 /// Lidarr's webhook (Settings → Connect → Webhook), 2.10 and later: JSON with `eventType`, an
 /// `artist`, and the `album` (Download) or `albums` (Grab). The album's `cover` is square art;

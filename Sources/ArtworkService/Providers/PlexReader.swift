@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 /// Plex's webhooks (plex.tv → Account → Webhooks): `multipart/form-data` with a JSON field
 /// `payload` (`event`: `library.new`, `media.play`...; `Metadata`: `type`, `title`,

@@ -1,4 +1,6 @@
 import ArtworkCore
+import JSON
+import Observability
 import WorkerHost
 
 /// The artwork of a provider's event, on the push path as `/v1/content` makes it: a URL

@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 /// The parts of a webhook body the readers share: the JSON object it is (as JSON, or in a
 /// multipart field), and the 422 that says what was expected when it is not.

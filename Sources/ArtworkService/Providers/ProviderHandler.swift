@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import JSON
 import WorkerHost
 
 // `POST /v1/providers/{provider}`: a media application's webhook body as it sends it, answered

@@ -1,4 +1,5 @@
 import ArtworkCore
+import JSON
 
 extension RequestFuzzing {
   /// `POST /v1/providers/{provider}`'s body: the input's first line is the provider's name (any

@@ -1,6 +1,7 @@
 import ArtworkCore
 import Foundation
 import HTTP
+import Observability
 import SafeFetch
 import Storage
 import WorkerHost

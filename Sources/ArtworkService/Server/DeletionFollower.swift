@@ -1,5 +1,6 @@
 import ArtworkCore
 import Foundation
+import Observability
 import Storage
 
 /// Applies the deletions other replicas make: every `interval` it lists the storage's deletion

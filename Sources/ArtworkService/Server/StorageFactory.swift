@@ -1,4 +1,5 @@
 import ArtworkCore
+import Observability
 import Storage
 
 /// Builds the storage backend the configuration names.

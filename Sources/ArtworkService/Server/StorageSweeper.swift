@@ -1,4 +1,5 @@
 import ArtworkCore
+import Observability
 import Storage
 
 /// Background upkeep of storage: every `abandonedInterval` it removes what failed writes left

@@ -1,4 +1,5 @@
 import ArtworkCore
+import Observability
 import WorkerHost
 
 /// How the image workers' events reach the log.

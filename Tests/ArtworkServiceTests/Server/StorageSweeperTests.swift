@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Observability
 import Testing
 
 @testable import ArtworkCore

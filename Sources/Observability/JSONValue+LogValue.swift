@@ -1,6 +1,8 @@
+import JSON
+
 extension JSONValue {
   /// A log field as JSON: numbers as numbers (non-finite doubles as null), booleans bare.
-  init(_ value: LogValue) {
+  public init(_ value: LogValue) {
     switch value {
     case .string(let text): self = .string(text)
     case .int(let number): self = .int(number)

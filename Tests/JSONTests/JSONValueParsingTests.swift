@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ArtworkService
+@testable import JSON
 
 @Suite struct JSONValueParsingTests {
   private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {

@@ -3,16 +3,22 @@ import Foundation
 /// What the kernel says about this process, for the standard `process_*` metrics: resident and
 /// virtual memory, CPU seconds, open and allowed file descriptors, start time. Read from
 /// `/proc/self` at each scrape (a few small reads).
-struct ProcessStats: Sendable, Equatable {
-  var residentBytes: Double = 0
-  var virtualBytes: Double = 0
-  var cpuSeconds: Double = 0
-  var openDescriptors: Double = 0
-  var maxDescriptors: Double = 0
-  var startTime: Double = 0
+public struct ProcessStats: Sendable, Equatable {
+  /// Resident memory, in bytes.
+  public var residentBytes: Double = 0
+  /// Virtual memory, in bytes.
+  public var virtualBytes: Double = 0
+  /// User and system CPU time, in seconds.
+  public var cpuSeconds: Double = 0
+  /// File descriptors open.
+  public var openDescriptors: Double = 0
+  /// The soft limit of open file descriptors.
+  public var maxDescriptors: Double = 0
+  /// When the process started, in seconds since 1970.
+  public var startTime: Double = 0
 
   /// The stats now; a value that cannot be read stays 0.
-  static func current() -> ProcessStats {
+  public static func current() -> ProcessStats {
     var stats = ProcessStats()
     let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
     let page = Double(sysconf(Int32(_SC_PAGESIZE)))

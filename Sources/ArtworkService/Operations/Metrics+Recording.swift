@@ -1,4 +1,5 @@
 import ArtworkCore
+import Observability
 import WorkerHost
 
 extension Metrics {

@@ -30,7 +30,7 @@ public enum JSONValue: Sendable, Equatable {
   }
 
   /// Compact UTF-8 JSON text.
-  var bytes: [UInt8] {
+  public var bytes: [UInt8] {
     var out = [UInt8]()
     out.reserveCapacity(256)
     write(into: &out)
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Equatable {
   public var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Appends the compact text of this value to `out`.
-  func write(into out: inout [UInt8]) {
+  public func write(into out: inout [UInt8]) {
     switch self {
     case .string(let s): JSONValue.writeString(s, into: &out)
     case .int(let i): out.append(contentsOf: String(i).utf8)

@@ -1,4 +1,5 @@
 import HTTP
+import JSON
 
 /// JSON answers of the API.
 enum JSONResponse {

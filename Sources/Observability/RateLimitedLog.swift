@@ -3,7 +3,7 @@ import Synchronization
 
 /// A log line for an event that can happen thousands of times a second (a full queue refusing
 /// requests): written at most once per interval, with the number of events since the last line.
-final class RateLimitedLog: Sendable {
+public final class RateLimitedLog: Sendable {
   private struct State {
     var unreported = 0
     var lastLine: ContinuousClock.Instant?
@@ -14,14 +14,15 @@ final class RateLimitedLog: Sendable {
   private let interval: Duration
   private let state = Mutex(State())
 
-  init(logger: Logger, message: String, interval: Duration = .seconds(1)) {
+  /// Lines of `message` to `logger`, at most one per `interval`.
+  public init(logger: Logger, message: String, interval: Duration = .seconds(1)) {
     self.logger = logger
     self.message = message
     self.interval = interval
   }
 
   /// Counts one event; writes the line (at warn) when the interval has passed since the last.
-  func note(_ fields: [String: LogValue]) {
+  public func note(_ fields: [String: LogValue]) {
     let now = ContinuousClock.now
     let count = state.withLock { state -> Int? in
       state.unreported += 1

@@ -3,7 +3,7 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
   case debug, info, warn, error
 
   /// Accepts the names as written in `ARTWORK_LOG_LEVEL` (case-insensitive).
-  init?(name: String) {
+  public init?(name: String) {
     self.init(rawValue: name.lowercased())
   }
 

@@ -1,8 +1,9 @@
 import Glibc
+import JSON
 
 /// One log line being written: `{"ts":"...","level":"...","msg":"...",...}` and a newline, as
 /// bytes. Members are appended in the order given.
-struct LogLine: Sendable {
+public struct LogLine: Sendable {
   private(set) var bytes: [UInt8] = []
 
   /// Empties the line, keeping its storage.
@@ -30,30 +31,30 @@ struct LogLine: Sendable {
 
   /// A member. Names `ts`, `level` and `msg` are written with a leading underscore rather
   /// than overwriting the line's own.
-  mutating func member(_ key: String, _ value: JSONValue) {
+  public mutating func member(_ key: String, _ value: JSONValue) {
     let reserved = key == "ts" || key == "level" || key == "msg"
     name(reserved ? "_" + key : key)
     value.write(into: &bytes)
   }
 
   /// Members for `fields`, sorted by name (so lines are stable for tests and diffs).
-  mutating func members(_ fields: [String: LogValue]) {
+  public mutating func members(_ fields: [String: LogValue]) {
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) { member(key, JSONValue(value)) }
   }
 
   /// An integer member.
-  mutating func member(_ key: String, _ value: Int) {
+  public mutating func member(_ key: String, _ value: Int) {
     member(key, .int(value))
   }
 
   /// A number member (null when not finite, which JSON cannot say).
-  mutating func member(_ key: String, _ value: Double) {
+  public mutating func member(_ key: String, _ value: Double) {
     member(key, .double(value))
   }
 
   /// A string member whose bytes `write` appends (to the line itself: no string is made when
   /// they need no escaping; bytes that are not UTF-8 are replaced, as a string would have them).
-  mutating func member(_ key: String, utf8 write: (inout [UInt8]) -> Void) {
+  public mutating func member(_ key: String, utf8 write: (inout [UInt8]) -> Void) {
     name(key)
     bytes.append(UInt8(ascii: "\""))
     let start = bytes.count

@@ -1,17 +1,20 @@
 import ArtworkCore
 
 /// Why a text is not the JSON it should be, with the byte offset where reading stopped.
-struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-  var reason: String
-  var offset: Int
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What is wrong, in words ("expected ':' after a key").
+  public var reason: String
+  /// The byte offset where reading stopped.
+  public var offset: Int
 
-  var description: String { "\(reason) at byte \(offset)" }
+  /// The reason and the offset, as a sentence's end.
+  public var description: String { "\(reason) at byte \(offset)" }
 }
 
 extension JSONValue {
   /// The deepest nesting of arrays and objects accepted: request bodies are flat, and a bound
   /// keeps a hostile `[[[[...` from exhausting the stack.
-  static var maxDepth: Int { 64 }
+  public static var maxDepth: Int { 64 }
 
   /// Parses RFC 8259 JSON text (UTF-8; one value, surrounded by optional whitespace).
   ///
@@ -20,7 +23,7 @@ extension JSONValue {
   /// object is refused: which value would win is ambiguous. Keys are compared by code points,
   /// as JSON defines them (`"é"` and `"e\u0301"` are two keys, though Swift's `String` calls
   /// them equal). Numbers are kept as written (`.number`), at any magnitude and precision.
-  init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+  public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
     var reader = JSONReader(bytes: bytes)
     reader.skipWhitespace()
     self = try reader.value(depth: 0)
@@ -29,7 +32,7 @@ extension JSONValue {
   }
 
   /// The members of an object as a dictionary, or nil when this is not an object.
-  var objectMembers: [String: JSONValue]? {
+  public var objectMembers: [String: JSONValue]? {
     guard case .object(let members) = self else { return nil }
     return Dictionary(members, uniquingKeysWith: { _, last in last })
   }
@@ -37,18 +40,20 @@ extension JSONValue {
 
 /// One member of an object in JSON text, with where it is: for edits that leave every other
 /// byte as sent (key order, spacing, numbers exactly as written).
-struct JSONMemberSpan: Sendable, Equatable {
-  var key: String
-  var value: JSONValue
+public struct JSONMemberSpan: Sendable, Equatable {
+  /// The key, unescaped.
+  public var key: String
+  /// The value, parsed.
+  public var value: JSONValue
   /// From the key's opening quote to the end of the value.
-  var member: Range<Int>
+  public var member: Range<Int>
   /// The key's text, quotes included, as written (escapes and all).
-  var keyRange: Range<Int>
+  public var keyRange: Range<Int>
   /// The value's text.
-  var valueRange: Range<Int>
+  public var valueRange: Range<Int>
 
   /// The same member `distance` bytes later in another text.
-  func moved(by distance: Int) -> JSONMemberSpan {
+  public func moved(by distance: Int) -> JSONMemberSpan {
     JSONMemberSpan(
       key: key, value: value, member: member.lowerBound + distance..<member.upperBound + distance,
       keyRange: keyRange.lowerBound + distance..<keyRange.upperBound + distance,
@@ -57,16 +62,18 @@ struct JSONMemberSpan: Sendable, Equatable {
 }
 
 /// JSON text read once: its value, and where the members of each of its objects are.
-struct JSONText: Sendable {
-  let bytes: [UInt8]
-  let value: JSONValue
+public struct JSONText: Sendable {
+  /// The text as read.
+  public let bytes: [UInt8]
+  /// Its value.
+  public let value: JSONValue
   /// The offset of the value (after any leading whitespace).
-  let start: Int
+  public let start: Int
   /// The members of every object in the text, by the offset of its `{`.
   private let objects: [Int: [JSONMemberSpan]]
 
   /// Parses `bytes` as `JSONValue(parsing:)` does, keeping where each object's members are.
-  init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+  public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
     var reader = JSONReader(bytes: bytes)
     reader.objects = [:]
     reader.skipWhitespace()
@@ -80,7 +87,7 @@ struct JSONText: Sendable {
 
   /// The members of the object whose `{` is at `offset`, in order; nil when no object starts
   /// there.
-  func members(ofObjectAt offset: Int) -> [JSONMemberSpan]? { objects[offset] }
+  public func members(ofObjectAt offset: Int) -> [JSONMemberSpan]? { objects[offset] }
 }
 
 /// A cursor over JSON text; every method leaves `index` after what it read.

@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import Observability
 
 // The one error boundary: route code throws `ArtworkError`; here every failure is logged by
 // class, counted, and answered as its problem document (`ArtworkError+Problem.swift`). The

@@ -1,8 +1,10 @@
+import Observability
+
 /// The two series every request updates, `artwork_http_requests_total` (by route, status and
 /// caller) and `artwork_http_request_duration_seconds` (by route), kept so that a request finds
 /// both with one dictionary lookup of a key hashed from an integer and two lengths: not three
 /// lookups hashing lists of label strings, as the other families' series are found. Lives in
-/// `Metrics`' state, under its lock; `render` reads it as the other series.
+/// `Metrics`, under a lock of its own; `render` writes it with the other series.
 struct RequestTally {
   /// What one request is counted by. Hashed cheaply (the status and the lengths of the two
   /// strings): the keys are few, and equal hashes are told apart by comparing the strings.
@@ -25,7 +27,7 @@ struct RequestTally {
   /// The counts, with their labels (route, status, caller).
   private(set) var counts: [(labels: [String], value: Double)] = []
   /// The durations by route, with their labels (route).
-  private(set) var durations: [(labels: [String], series: Metrics.HistogramSeries)] = []
+  private(set) var durations: [(labels: [String], series: HistogramSeries)] = []
   private var durationOfRoute: [String: Int] = [:]
 
   init(bounds: [Double]) {
@@ -49,7 +51,7 @@ struct RequestTally {
       duration = known
     } else {
       duration = durations.count
-      durations.append(([key.route], Metrics.HistogramSeries(bucketCount: bounds.count)))
+      durations.append(([key.route], HistogramSeries(bucketCount: bounds.count)))
       durationOfRoute[key.route] = duration
     }
     counts.append(([key.route, String(key.status), key.caller], 0))
