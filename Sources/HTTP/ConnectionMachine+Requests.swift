@@ -14,7 +14,9 @@ extension ConnectionMachine {
     }
     let check = checkHead(headers, asker, framing: framing)
     guard enter(.readingBody) else { return }
-    switch check {
+    // Consumed: the accepted head moves on into the exchange, not copied (a retain for each of
+    // its references).
+    switch consume check {
     case .refused(let response):
       reject(response)
     case .accepted(let accepted, let limit):
@@ -157,13 +159,13 @@ extension ConnectionMachine {
   /// The head passed: admit the body (one of its share's arriving places, memory reserved for
   /// it: `BodyBudget`) and let it come.
   private func admit(
-    _ accepted: Exchange.Accepted, framing: BodyFraming, limit: Int, expects100: Bool
+    _ accepted: consuming Exchange.Accepted, framing: BodyFraming, limit: Int, expects100: Bool
   ) {
-    // Held from here, so that the steps are given back emptied even when the budget refuses.
-    updateExchange(.accepted(accepted))
     let declared = framing.declaredBytes
     let share = accepted.head.share ?? network
     let arriving = framing.hasBody
+    // Held from here, so that the steps are given back emptied even when the budget refuses.
+    updateExchange(.accepted(accepted))
     if arriving {
       switch core.bodyBudget.admit(declared, share: share) {
       case .arriving?:
@@ -266,20 +268,21 @@ extension ConnectionMachine {
       core.bodyBudget.arrived(share: share)
       updateExchange(.bodyArrived)
     }
-    let accepted: Exchange.Accepted
+    let request: HTTPRequest
+    let steps: any PreparedSteps
     switch exchange.verdict {
     case .refused(let rejection)?:
       respond(rejection)
       return
-    case .accepted(let found)?:
-      accepted = found
+    case .accepted(let accepted)?:
+      request = HTTPRequest(
+        head: accepted.head, body: parser.takeBody(), captures: accepted.parameters)
+      steps = accepted.steps
     case nil:
       return
     }
-    let request = HTTPRequest(
-      head: accepted.head, body: parser.takeBody(), captures: accepted.parameters)
     let handler: @Sendable () async -> HTTPResponse
-    switch accepted.steps.proceed(request) {
+    switch steps.proceed(request) {
     case .answer(let response):
       respond(response)
       return

@@ -248,7 +248,7 @@ final class ConnectionMachine {
 
   /// Changes the current exchange (when there is one) as `event` says: the one way the
   /// machine's files change an exchange.
-  func updateExchange(_ event: Exchange.Event) {
+  func updateExchange(_ event: consuming Exchange.Event) {
     exchange?.apply(event)
   }
 

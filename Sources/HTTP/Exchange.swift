@@ -172,9 +172,10 @@ final class Exchange {
     case streamEnded
   }
 
-  /// Changes the exchange as `event` says: the one place its fields are written.
-  func apply(_ event: Event) {
-    switch event {
+  /// Changes the exchange as `event` says: the one place its fields are written. Consumed: what
+  /// it carries moves into the stages, not copied.
+  func apply(_ event: consuming Event) {
+    switch consume event {
     case .headRead(let id, let said):
       self.id = id
       self.said = said
