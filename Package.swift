@@ -137,7 +137,7 @@ let package = Package(
       exclude: ["Vectors"]),
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-    .testTarget(name: "ArtworkCoreTests", dependencies: ["ArtworkCore"]),
+    .testTarget(name: "ArtworkCoreTests", dependencies: ["ArtworkCore", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "JSON"]),
     .testTarget(

@@ -13,11 +13,13 @@ extension ConnectionMachine {
     updateExchange(.identified(id))
     let crossOrigin = core.configuration.crossOrigin
     if crossOrigin.isOpen {
-      crossOrigin.decorate(&response.headers, origin: exchange.origin)
+      crossOrigin.decorate(&response.headers, origin: exchange.said?.origin)
     }
-    var close = closing || !exchange.keepAlive || shuttingDown
+    // Before the head parsed (a refusal of it), HTTP/1.1's defaults.
+    let isHTTP10 = exchange.said?.isHTTP10 == true
+    var close = closing || exchange.said?.keepAlive == false || shuttingDown
     let status = response.status
-    let bodyless = exchange.isHead || status == 204 || status == 304
+    let bodyless = exchange.said?.isHead == true || status == 204 || status == 304
     var framing = ResponseHead.Framing.length(0)
     var body: [UInt8] = []
     var shared: SharedBody?
@@ -37,7 +39,7 @@ extension ConnectionMachine {
         if !bodyless, length > 0 {
           stream = StreamState(next: next, remaining: length, chunked: false)
         }
-      } else if exchange.isHTTP10 {
+      } else if isHTTP10 {
         framing = .untilClose
         close = true
         if !bodyless { stream = StreamState(next: next, remaining: nil, chunked: false) }
@@ -48,7 +50,7 @@ extension ConnectionMachine {
     }
     if status == 204 || status == 304 { framing = .none }
     let persistence: ResponseHead.Persistence =
-      close ? .close : (exchange.isHTTP10 ? .keepAlive : .unstated)
+      close ? .close : (isHTTP10 ? .keepAlive : .unstated)
     queueHead(
       status: status, headers: response.headers, framing: framing, requestID: id,
       persistence: persistence)
@@ -56,8 +58,7 @@ extension ConnectionMachine {
     if let shared { queue(shared) }
     updateExchange(
       .answerQueued(
-        status: status, bytes: body.count + (shared?.count ?? 0), keepAlive: !close,
-        stream: stream))
+        status: status, bytes: body.count + (shared?.count ?? 0), stream: stream))
     // A client that shut its side after its request keeps that through the answer.
     let peerFinished = phase.peerFinished
     let next: ConnectionPhase =
@@ -78,14 +79,16 @@ extension ConnectionMachine {
 
   /// Asks the stream for its next chunk, off the loop thread.
   func fetchChunk() {
-    guard let next = exchange?.stream?.next, let number = exchange?.number else { return }
+    guard let next = exchange?.answer?.stream?.next, let number = exchange?.number else { return }
     updateExchange(.fetchStarted)
     act(.fetch(number: number, next))
   }
 
   /// A stream's chunk (or its end, or its failure) came back.
   func chunkArrived(_ number: UInt64, _ result: Result<[UInt8]?, any Error>) {
-    guard let exchange, exchange.number == number, let stream = exchange.stream else { return }
+    guard let exchange, exchange.number == number, let stream = exchange.answer?.stream else {
+      return
+    }
     switch result {
     case .failure:
       close()

@@ -18,7 +18,7 @@ extension ConnectionMachine {
         timedOut("The request head did not arrive within \(Self.seconds(timeout)).")
       }
     case .readingBody:
-      guard let started = exchange?.bodyStarted else { return }
+      guard let started = exchange?.body?.started else { return }
       let rate = configuration.minBodyBytesPerSecond
       let elapsed = now - started
       if rate > 0, elapsed > grace,
@@ -64,7 +64,8 @@ extension ConnectionMachine {
   private func checkSending(_ configuration: HTTPServerConfiguration) {
     if output.isEmpty {
       let timeout = configuration.handlerTimeout
-      if exchange?.stream?.fetching == true, timeout > .zero, now - lastProgress >= timeout {
+      let fetching = exchange?.answer?.stream?.fetching == true
+      if fetching, timeout > .zero, now - lastProgress >= timeout {
         close()
       }
       return

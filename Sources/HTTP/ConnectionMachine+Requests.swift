@@ -1,116 +1,141 @@
 extension ConnectionMachine {
-  /// The head is complete: it is judged, routed, pre-flighted and its body's size checked, all
-  /// before any body byte is read, so a refusal costs no body in memory.
+  /// The head is complete: its framing is judged, then it is routed and checked, all before any
+  /// body byte is read, so a refusal costs no body in memory; then the body may come.
   func headArrived() {
     guard exchange != nil else { return }
     let headers = HTTPHeaders(wire: parser.fields)
+    let asker = noteHead(headers)
+    let framing = FramingRules.framing(
+      version: parser.version, fields: parser.fields, declared: parser.declaredLength,
+      isChunked: parser.isChunked)
+    if case .refused(let breach) = framing {
+      refuseAndClose(breach)
+      return
+    }
+    let check = checkHead(headers, asker, framing: framing)
+    guard enter(.readingBody) else { return }
+    // Consumed: the accepted head moves on into the exchange, not copied (a retain for each of
+    // its references).
+    switch consume check {
+    case .refused(let response):
+      reject(response)
+    case .accepted(let accepted, let limit):
+      let expects100 = parser.version.minor == 1 && headers.contains("Expect")
+      admit(accepted, framing: framing, limit: limit, expects100: expects100)
+    }
+  }
+
+  /// Who asks, as the check of a head needs it.
+  private typealias Asker = (id: RequestID, method: HTTPMethod, client: String)
+
+  /// What the check of a head decided.
+  private enum HeadCheck {
+    case refused(HTTPResponse)
+    /// Accepted by its route, its body (if any) held to `limit` bytes.
+    case accepted(Exchange.Accepted, limit: Int)
+  }
+
+  /// Notes what the head said in the exchange, which counts in flight from now on.
+  private func noteHead(_ headers: HTTPHeaders) -> Asker {
     let id = RequestID.accept(headers.valueBytes("X-Request-Id"))
     let method = parser.method
-    let version = parser.version
-    let isHTTP10 = version.minor == 0
+    let isHTTP10 = parser.version.minor == 0
     let keepAlive =
       !parser.isUpgrade
       && (isHTTP10
         ? headers.lists("Connection", "keep-alive") : !headers.lists("Connection", "close"))
+    let client = client(of: headers)
     updateExchange(
       .headRead(
-        id: id, method: method, origin: headers["Origin"], isHTTP10: isHTTP10,
-        keepAlive: keepAlive))
-    let client = client(of: headers)
-    if client != address { updateExchange(.clientNamed(client)) }
+        id: id,
+        Exchange.Said(
+          method: method, isHead: method == .head, origin: headers["Origin"],
+          client: client == address ? nil : client, isHTTP10: isHTTP10, keepAlive: keepAlive)))
     core.inFlight.add(1, ordering: .relaxed)
-    guard enter(.readingBody) else { return }
-    if let breach = FramingRules.judge(
-      version: version, fields: parser.fields, hasContentLength: parser.hasContentLength)
-    {
-      refuseAndClose(breach)
-      return
-    }
-    if parser.target == [UInt8(ascii: "*")] {
-      // The asterisk form (RFC 9112 3.2.4) asks about the server as a whole, with OPTIONS only.
-      if method == .options {
-        var methods = Set(core.router.routes.map(\.method.rawValue) + ["OPTIONS"])
-        if methods.contains("GET") { methods.insert("HEAD") }
-        reject(
-          HTTPResponse(status: 204, headers: ["Allow": methods.sorted().joined(separator: ", ")]))
-      } else {
-        reject(
-          problem(ServerAnswer(status: 400, detail: "Only OPTIONS may ask about the server as *.")))
-      }
-      return
-    }
+    return (id, method, client)
+  }
+
+  /// Routes a head whose framing passed, and runs the checks of its route in order: who may
+  /// ask, then whether the connections left may go to it, then how much it sends, then what.
+  /// An `OPTIONS` is answered here.
+  private func checkHead(_ headers: HTTPHeaders, _ asker: Asker, framing: BodyFraming)
+    -> HeadCheck
+  {
+    let method = asker.method
+    if parser.target == [UInt8(ascii: "*")] { return .refused(serverWideAnswer(method)) }
     guard let target = RequestTarget(parser.target) else {
-      reject(problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
-      return
+      return .refused(
+        problem(ServerAnswer(status: 400, detail: "The request target is malformed.")))
     }
     updateExchange(.targetParsed(target))
-    var head = HTTPRequestHead(
-      id: id, method: method, target: target, headers: headers, remoteAddress: client,
-      peerAddress: address)
+    let route: Router.Route
+    let parameters: PathCaptures
     switch core.router.resolve(method, target) {
+    case .route(let found, let captures):
+      (route, parameters) = (found, captures)
     case .notFound:
-      let path = FramingRules.quoted(Array(target.path.utf8))
-      let hint = core.configuration.notFoundHint?(target.path).map { " " + $0 } ?? ""
-      reject(problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).\(hint)")))
+      return .refused(notFoundAnswer(target))
     case .methodNotAllowed(let allow) where method == .options:
-      reject(optionsAnswer(allow: allow, headers: headers))
+      return .refused(optionsAnswer(allow: allow, headers: headers))
     case .methodNotAllowed(let allow):
-      var response = problem(
-        ServerAnswer(
-          status: 405,
-          detail: "\(method.rawValue) is not allowed here; use \(allow.joined(separator: " or ")).")
-      )
-      response.headers.set("Allow", allow.joined(separator: ", "))
-      reject(response)
-    case .route(let route, let parameters):
-      updateExchange(.routed(route))
-      // The order of the checks of a head: who may ask, then whether the connections left may
-      // go to it, then how much it sends, then what.
-      if let authorize = route.authorize {
-        let refusal = authorize(&head)
-        // Who called is known even when refused (over a rate limit): the access log says so.
-        updateExchange(.authorized(caller: head.caller))
-        if let refusal {
-          reject(refusal)
-          return
-        }
-      }
-      // Near the connection limit, a write without a credential from a network that holds
-      // more than an equal share of the connections: a caller with a token, or from a network
-      // that holds few, is never refused for other clients' sockets.
-      if method != .get, method != .head, !head.hasCredential,
-        let crowded = core.limits.crowdedRefusal(network: network)
-      {
-        core.overloadRefusals.note(.crowded)
-        reject(problem(crowded))
-        return
-      }
-      let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
-      switch parser.declaredLength {
-      case .bytes(let declared) where declared > limit:
-        reject(
-          problem(
-            ServerAnswer(
-              status: 413, detail: route.tooLargeDetail(declared: declared, limit: limit))))
-        return
-      case .beyondAnyLimit:
-        reject(
-          problem(
-            ServerAnswer(status: 413, detail: route.tooLargeDetail(declared: nil, limit: limit))))
-        return
-      case .none, .bytes: break
-      }
-      switch route.prepare(head, exchange?.spareSteps) {
-      case .refused(let response):
-        reject(response)
-        return
-      case .accepted(let steps):
-        updateExchange(.prepared(steps))
-      }
-      accept(
-        parameters: parameters, head: head, limit: limit,
-        expects100: version.minor == 1 && headers.contains("Expect"))
+      return .refused(notAllowedAnswer(method, allow: allow))
     }
+    var head = HTTPRequestHead(
+      id: asker.id, method: method, target: target, headers: headers,
+      remoteAddress: asker.client, peerAddress: address)
+    let refusal = route.authorize?(&head)
+    // Who called is known even when refused (over a rate limit): the access log says so.
+    updateExchange(.routed(route, caller: head.caller))
+    if let refusal { return .refused(refusal) }
+    // Near the connection limit, a write without a credential from a network that holds more
+    // than an equal share of the connections: a caller with a token, or from a network that
+    // holds few, is never refused for other clients' sockets.
+    if method != .get, method != .head, !head.hasCredential,
+      let crowded = core.limits.crowdedRefusal(network: network)
+    {
+      core.overloadRefusals.note(.crowded)
+      return .refused(problem(crowded))
+    }
+    let limit = route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
+    if let tooLarge = framing.tooLarge(limit: limit, route: route) {
+      return .refused(problem(tooLarge))
+    }
+    switch route.prepare(head, exchange?.spareSteps) {
+    case .refused(let response):
+      return .refused(response)
+    case .accepted(let steps):
+      let accepted = Exchange.Accepted(head: head, parameters: parameters, steps: steps)
+      return .accepted(accepted, limit: limit)
+    }
+  }
+
+  /// The answer to the asterisk form (RFC 9112 3.2.4), which asks about the server as a whole,
+  /// with OPTIONS only.
+  private func serverWideAnswer(_ method: HTTPMethod) -> HTTPResponse {
+    guard method == .options else {
+      return problem(
+        ServerAnswer(status: 400, detail: "Only OPTIONS may ask about the server as *."))
+    }
+    var methods = Set(core.router.routes.map(\.method.rawValue) + ["OPTIONS"])
+    if methods.contains("GET") { methods.insert("HEAD") }
+    return HTTPResponse(status: 204, headers: ["Allow": methods.sorted().joined(separator: ", ")])
+  }
+
+  /// The 404 for a path no route matches.
+  private func notFoundAnswer(_ target: RequestTarget) -> HTTPResponse {
+    let path = FramingRules.quoted(Array(target.path.utf8))
+    let hint = core.configuration.notFoundHint?(target.path).map { " " + $0 } ?? ""
+    return problem(ServerAnswer(status: 404, detail: "There is no resource at \(path).\(hint)"))
+  }
+
+  /// The 405 for a path whose routes allow only `allow`.
+  private func notAllowedAnswer(_ method: HTTPMethod, allow: [String]) -> HTTPResponse {
+    var response = problem(
+      ServerAnswer(
+        status: 405,
+        detail: "\(method.rawValue) is not allowed here; use \(allow.joined(separator: " or "))."))
+    response.headers.set("Allow", allow.joined(separator: ", "))
+    return response
   }
 
   /// The answer to `OPTIONS` on a path whose routes allow `allow`: a CORS preflight (a browser
@@ -133,13 +158,15 @@ extension ConnectionMachine {
 
   /// The head passed: admit the body (one of its share's arriving places, memory reserved for
   /// it: `BodyBudget`) and let it come.
-  private func accept(
-    parameters: PathCaptures, head: HTTPRequestHead, limit: Int, expects100: Bool
+  private func admit(
+    _ accepted: consuming Exchange.Accepted, framing: BodyFraming, limit: Int, expects100: Bool
   ) {
-    let declared = parser.contentLength ?? 0
-    let share = head.share ?? network
-    let arriving = parser.expectsBody
-    if arriving || declared > 0 {
+    let declared = framing.declaredBytes
+    let share = accepted.head.share ?? network
+    let arriving = framing.hasBody
+    // Held from here, so that the steps are given back emptied even when the budget refuses.
+    updateExchange(.accepted(accepted))
+    if arriving {
       switch core.bodyBudget.admit(declared, share: share) {
       case .arriving?:
         core.overloadRefusals.note(.bodiesArriving)
@@ -152,12 +179,9 @@ extension ConnectionMachine {
       case nil: break
       }
     }
-    updateExchange(
-      .bodyStarted(
-        at: now, reserved: declared, share: share, arriving: arriving || declared > 0,
-        head: head, parameters: parameters))
+    updateExchange(.bodyStarted(at: now, reserved: declared, share: share, arriving: arriving))
     parser.collectBody(limit: limit, expected: declared)
-    if expects100, parser.expectsBody {
+    if expects100, arriving {
       queue(ResponseHead.continueInterim)
       act(.write)
     }
@@ -166,11 +190,11 @@ extension ConnectionMachine {
   /// A chunked body grew: hold budget for it in steps, or refuse it (a body being dropped
   /// holds none).
   func bodyGrew() {
-    guard let exchange, exchange.route != nil, parser.collectsBody,
-      parser.bodyBytes > exchange.reserved
+    guard let exchange, exchange.routed != nil, parser.collectsBody, let body = exchange.body,
+      parser.bodyBytes > body.reserved
     else { return }
-    let step = max(256 * 1024, parser.bodyBytes - exchange.reserved)
-    if core.bodyBudget.grow(step, share: exchange.share) {
+    let step = max(256 * 1024, parser.bodyBytes - body.reserved)
+    if core.bodyBudget.grow(step, share: body.share) {
       updateExchange(.reservationGrew(by: step))
     } else {
       core.overloadRefusals.note(.bodyMemory)
@@ -240,16 +264,23 @@ extension ConnectionMachine {
   /// The whole request is in: answer it from memory if the route can, else run its handler.
   func messageArrived() {
     guard let exchange else { return }
-    if exchange.arriving {
-      core.bodyBudget.arrived(share: exchange.share)
+    if exchange.body?.arriving == true, let share = exchange.body?.share {
+      core.bodyBudget.arrived(share: share)
       updateExchange(.bodyArrived)
     }
-    if let rejection = exchange.rejection {
+    let request: HTTPRequest
+    let steps: any PreparedSteps
+    switch exchange.verdict {
+    case .refused(let rejection)?:
       respond(rejection)
       return
+    case .accepted(let accepted)?:
+      request = HTTPRequest(
+        head: accepted.head, body: parser.takeBody(), captures: accepted.parameters)
+      steps = accepted.steps
+    case nil:
+      return
     }
-    guard let head = exchange.head, let steps = exchange.steps else { return }
-    let request = HTTPRequest(head: head, body: parser.takeBody(), captures: exchange.parameters)
     let handler: @Sendable () async -> HTTPResponse
     switch steps.proceed(request) {
     case .answer(let response):
@@ -267,20 +298,20 @@ extension ConnectionMachine {
   /// `maxDiscardBytes` in all; a refused body that passes that is answered at once.
   func bodyOverLimit() {
     guard let exchange else { return }
-    if let rejection = exchange.rejection {
+    if case .refused(let rejection)? = exchange.verdict {
       answerAndClose(rejection)
       return
     }
     let limit = parser.bodyLimit
     let detail =
-      exchange.route?.tooLargeDetail(declared: nil, limit: limit)
+      exchange.routed?.route.tooLargeDetail(declared: nil, limit: limit)
       ?? "The request body is larger than \(limit) bytes."
     let answer = ServerAnswer(status: 413, detail: detail)
     guard peerIsProxy, parser.bodyBytes <= core.configuration.maxDiscardBytes else {
       refuseAndClose(answer)
       return
     }
-    core.bodyBudget.release(exchange.reserved, share: exchange.share)
+    if let body = exchange.body { core.bodyBudget.release(body.reserved, share: body.share) }
     updateExchange(.refusedAfterBody(problem(answer), since: now))
     parser.dropBody(limit: core.configuration.maxDiscardBytes)
   }

@@ -248,7 +248,7 @@ final class ConnectionMachine {
 
   /// Changes the current exchange (when there is one) as `event` says: the one way the
   /// machine's files change an exchange.
-  func updateExchange(_ event: Exchange.Event) {
+  func updateExchange(_ event: consuming Exchange.Event) {
     exchange?.apply(event)
   }
 
@@ -374,7 +374,7 @@ final class ConnectionMachine {
     if let exchange {
       self.exchange = nil
       release(exchange)
-      if exchange.status != nil { core.log(record(exchange, completed: false)) }
+      if exchange.answer != nil { core.log(record(exchange, completed: false)) }
       retire(exchange)
     }
     act(.close)
@@ -383,9 +383,11 @@ final class ConnectionMachine {
   /// Gives back what an exchange held: its in-flight count, its body's arriving place and its
   /// body budget.
   func release(_ exchange: Exchange) {
-    if exchange.counted { core.inFlight.subtract(1, ordering: .relaxed) }
-    if exchange.arriving { core.bodyBudget.arrived(share: exchange.share) }
-    core.bodyBudget.release(exchange.reserved, share: exchange.share)
+    if exchange.said != nil { core.inFlight.subtract(1, ordering: .relaxed) }
+    if let body = exchange.body {
+      if body.arriving { core.bodyBudget.arrived(share: body.share) }
+      core.bodyBudget.release(body.reserved, share: body.share)
+    }
   }
 
   /// Keeps a finished exchange for the next request, emptied now: what it referred to (the
@@ -398,15 +400,16 @@ final class ConnectionMachine {
 
   /// The access-log record of an exchange.
   func record(_ exchange: Exchange, completed: Bool) -> HTTPAccessRecord {
+    let target = exchange.said?.target
     return HTTPAccessRecord(
-      id: exchange.id, method: exchange.method ?? HTTPMethod(rawValue: "-"),
-      target: exchange.target,
-      unparsedTarget: exchange.method == nil || exchange.target != nil ? nil : parser.target,
-      route: exchange.route?.pattern.text, status: exchange.status ?? 0,
+      id: exchange.id, method: exchange.said?.method ?? HTTPMethod(rawValue: "-"),
+      target: target,
+      unparsedTarget: exchange.said == nil || target != nil ? nil : parser.target,
+      route: exchange.routed?.route.pattern.text, status: exchange.answer?.status ?? 0,
       duration: (now - exchange.started).seconds,
-      bytesSent: exchange.bytesSent, remoteAddress: exchange.client ?? address,
-      completed: completed,
-      caller: exchange.caller)
+      bytesSent: exchange.answer?.bytesSent ?? 0,
+      remoteAddress: exchange.said?.client ?? address, completed: completed,
+      caller: exchange.routed?.caller)
   }
 
   // MARK: - Output
@@ -429,8 +432,8 @@ final class ConnectionMachine {
       lastProgress = now
       sendBlocked = nil
     }
-    if let exchange, exchange.status != nil {
-      if let stream = exchange.stream {
+    if let exchange, exchange.answer != nil {
+      if let stream = exchange.answer?.stream {
         if !stream.fetching { fetchChunk() }
         return
       }

@@ -232,7 +232,8 @@ package final class EmbeddedConnection {
     if case .draining(let deadline, _) = machine.phase, (deadline != nil) != halfClosed {
       found.append("a drain deadline without a half-close, or a half-close without one")
     }
-    let limit = machine.exchange?.route?.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
+    let limit =
+      machine.exchange?.routed?.route.maxBodyBytes ?? core.configuration.defaultMaxBodyBytes
     if machine.parser.body.count > limit { found.append("a body past its limit is held") }
     if machine.pendingCount > 64 * 1024 { found.append("\(machine.pendingCount) bytes pending") }
     return found

@@ -26,10 +26,70 @@ struct ServerAnswer: Equatable {
   var detail: String
 }
 
+/// How a request's body is framed, judged from its head alone (RFC 9112 6): before any body
+/// byte is read, and before the head is routed.
+enum BodyFraming: Equatable {
+  /// No body: no Content-Length (or 0), not chunked.
+  case none
+  /// A body of Content-Length bytes (more than 0).
+  case length(Int)
+  /// A Content-Length too large for an `Int`: longer than any limit.
+  case lengthBeyondAnyLimit
+  /// A chunked body, its length known only as it arrives.
+  case chunked
+  /// A breach of the framing rules: the answer, and the connection closes after it.
+  case refused(ServerAnswer)
+
+  /// Whether a body follows the head.
+  var hasBody: Bool {
+    switch self {
+    case .none, .refused: false
+    case .length, .lengthBeyondAnyLimit, .chunked: true
+    }
+  }
+
+  /// The bytes the head declares (0 when it declares none, or more than an `Int` holds).
+  var declaredBytes: Int {
+    if case .length(let bytes) = self { bytes } else { 0 }
+  }
+
+  /// The 413 for a body declared longer than `limit`, worded by `route`; nil when the declared
+  /// length fits, or none is declared (a chunked body is counted against `limit` as it comes).
+  func tooLarge(limit: Int, route: Router.Route) -> ServerAnswer? {
+    switch self {
+    case .length(let declared) where declared > limit:
+      ServerAnswer(status: 413, detail: route.tooLargeDetail(declared: declared, limit: limit))
+    case .lengthBeyondAnyLimit:
+      ServerAnswer(status: 413, detail: route.tooLargeDetail(declared: nil, limit: limit))
+    case .none, .length, .chunked, .refused:
+      nil
+    }
+  }
+}
+
 /// RFC 9112's rules for the head of a request, applied to what http-parser framed, and the
 /// answer for each breach. Every breach closes the connection: after it nothing that follows
 /// can be trusted to be a request.
 enum FramingRules {
+  /// How the body of a head that http-parser accepted is framed, or the breach that refuses it.
+  /// `declared` and `isChunked` are what http-parser read of Content-Length and
+  /// Transfer-Encoding.
+  static func framing(
+    version: (major: Int, minor: Int), fields: [RequestParser.Field],
+    declared: RequestParser.DeclaredLength, isChunked: Bool
+  ) -> BodyFraming {
+    if let breach = judge(version: version, fields: fields, hasContentLength: declared != .none) {
+      return .refused(breach)
+    }
+    // A head with both Content-Length and Transfer-Encoding was refused above.
+    if isChunked { return .chunked }
+    switch declared {
+    case .none, .bytes(0): return .none
+    case .bytes(let bytes): return .length(bytes)
+    case .beyondAnyLimit: return .lengthBeyondAnyLimit
+    }
+  }
+
   /// The breach in a head that http-parser accepted, or nil when the head is well-formed.
   static func judge(
     version: (major: Int, minor: Int), fields: [RequestParser.Field], hasContentLength: Bool

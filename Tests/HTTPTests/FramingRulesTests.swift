@@ -40,4 +40,59 @@ import Testing
       hasContentLength: false)
     #expect(noHost?.status == 400)
   }
+
+  /// The framing verdict from a head's fields and what http-parser read of its length: no
+  /// body, a length, chunked, or the breach (here, both Content-Length and Transfer-Encoding).
+  @Test func theFramingIsJudgedFromTheHeadAlone() {
+    func field(_ name: String, _ value: String) -> RequestParser.Field {
+      RequestParser.Field(name: Array(name.utf8), value: Array(value.utf8))
+    }
+    let host = [field("Host", "example.org")]
+    let cases: [(RequestParser.DeclaredLength, Bool, [RequestParser.Field], BodyFraming)] = [
+      (.none, false, host, .none),
+      (.bytes(0), false, host, .none),
+      (.bytes(7), false, host, .length(7)),
+      (.beyondAnyLimit, false, host, .lengthBeyondAnyLimit),
+      (.none, true, host + [field("Transfer-Encoding", "chunked")], .chunked),
+    ]
+    for (declared, chunked, fields, expected) in cases {
+      let framing = FramingRules.framing(
+        version: (1, 1), fields: fields, declared: declared, isChunked: chunked)
+      #expect(framing == expected, "\(declared), chunked \(chunked)")
+      #expect(framing.hasBody == (expected != .none))
+    }
+    let both = FramingRules.framing(
+      version: (1, 1), fields: host + [field("Transfer-Encoding", "chunked")],
+      declared: .bytes(3), isChunked: true)
+    #expect(
+      both
+        == .refused(
+          ServerAnswer(
+            status: 400,
+            detail: "A request must not carry both Content-Length and Transfer-Encoding.")))
+    let noHost = FramingRules.framing(
+      version: (1, 1), fields: [], declared: .none, isChunked: false)
+    #expect(
+      noHost
+        == .refused(
+          ServerAnswer(status: 400, detail: "An HTTP/1.1 request needs a Host header field.")))
+  }
+
+  /// A declared length is checked against a route's limit once the head is routed; a chunked
+  /// body is counted as it comes.
+  @Test func aDeclaredLengthPastTheLimitIsTooLarge() {
+    let route = Router.Route(
+      method: .post, pattern: RoutePattern("/upload"), maxBodyBytes: 10, bodyTooLarge: nil,
+      authorize: nil, prepare: { _, _ in .refused(HTTPResponse(status: 500)) })
+    #expect(BodyFraming.length(10).tooLarge(limit: 10, route: route) == nil)
+    #expect(BodyFraming.chunked.tooLarge(limit: 10, route: route) == nil)
+    #expect(
+      BodyFraming.length(11).tooLarge(limit: 10, route: route)
+        == ServerAnswer(status: 413, detail: "The request body is 11 bytes; the limit is 10 bytes.")
+    )
+    #expect(
+      BodyFraming.lengthBeyondAnyLimit.tooLarge(limit: 10, route: route)
+        == ServerAnswer(
+          status: 413, detail: "The request body is larger than the limit of 10 bytes."))
+  }
 }

@@ -47,6 +47,8 @@ import Testing
     // The same connection carries the next request.
     let next = try await client.send(.init("POST", "/upload", body: .bytes([1, 2, 3])))
     #expect(next.status == 200 && next.text == "3")
+    // The record is written once the answer is out, which the client may read first.
+    #expect(await server.eventually { server.log.withLock { $0.count } == 2 })
     #expect(server.log.withLock { $0.map(\.status) } == [413, 200])
     #expect(await server.eventually { server.server.inFlightCount == 0 })
     await server.stop()
