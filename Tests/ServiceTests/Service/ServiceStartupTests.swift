@@ -65,8 +65,13 @@ import Testing
         "ARTWORK_RETENTION": "0",
       ])
     #expect(await ServiceProcessTests.waitUntilHealthy(port: port, child: first))
-    let listening = try #require(
-      Self.logLines(first.errorOutput).first { $0["msg"] as? String == "listening" })
+    // The log goes out through its own writer thread: the line may follow the first answer.
+    var found: [String: Any]?
+    for _ in 0..<100 where found == nil {
+      found = Self.logLines(first.errorOutput).first { $0["msg"] as? String == "listening" }
+      if found == nil { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    let listening = try #require(found)
     #expect(listening["storage"] as? String == "filesystem \(storage.path)")
 
     let second = try await ServiceProcess.run(
