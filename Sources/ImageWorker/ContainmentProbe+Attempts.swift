@@ -1,3 +1,4 @@
+import ArtworkCore
 import Foundation
 import WorkerProtocol
 
@@ -69,13 +70,4 @@ extension ContainmentProbe {
   }
 
   private static func systemWords() -> String { String(cString: strerror(errno)) }
-
-  /// `body` with `strings` as a NULL-terminated C array.
-  private static func withCStrings<R>(
-    _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
-  ) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { for pointer in pointers { free(pointer) } }
-    return body(pointers)
-  }
 }

@@ -122,8 +122,8 @@ public struct PrivateSourceAllowList: Sendable, Equatable {
 
   /// Decimal digits naming a port, 1...65535.
   private static func port(_ text: Substring) -> Int? {
-    guard (1...5).contains(text.count), text.allSatisfy(\.isASCII), let value = Int(text),
-      (1...65535).contains(value), text.allSatisfy({ $0.isNumber })
+    guard (1...5).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }),
+      let value = Int(text), (1...65535).contains(value)
     else { return nil }
     return value
   }

@@ -112,8 +112,8 @@ final class WorkerProcess: @unchecked Sendable {
     // A fixed environment: nothing of the service's (its tokens, its keys) reaches a worker.
     let environment = ["LC_ALL=C", "MALLOC_ARENA_MAX=2"]
     var child: pid_t = 0
-    let status = Self.withCStrings(arguments) { argv in
-      Self.withCStrings(environment) { envp in
+    let status = withCStrings(arguments) { argv in
+      withCStrings(environment) { envp in
         posix_spawn(&child, settings.executable, &actions, nil, argv, envp)
       }
     }
@@ -338,13 +338,6 @@ final class WorkerProcess: @unchecked Sendable {
       lastWords: lastWords.text)
   }
 
-  private static func withCStrings<R>(
-    _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R
-  ) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { for pointer in pointers { free(pointer) } }
-    return body(pointers)
-  }
 }
 
 extension WorkerProcess.Outcome {

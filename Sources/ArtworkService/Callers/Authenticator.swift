@@ -97,11 +97,9 @@ final class Authenticator: Sendable {
     guard let authorization else {
       throw ArtworkError(.unauthorized, "This endpoint needs `Authorization: Bearer <token>`.")
     }
-    let prefix = "bearer "
-    guard authorization.count > prefix.count, authorization.lowercased().hasPrefix(prefix) else {
+    guard let presented = Self.bearerToken(authorization) else {
       throw ArtworkError(.unauthorized, "The Authorization header must be `Bearer <token>`.")
     }
-    let presented = Array(authorization.utf8.dropFirst(prefix.utf8.count))
     guard let matched = match(presented) else {
       throw ArtworkError(.unauthorized, "The bearer token is not valid.")
     }
@@ -167,6 +165,15 @@ final class Authenticator: Sendable {
   }
 
   /// Equality whose running time depends only on the lengths, not on where bytes differ.
+  /// The token of an `Authorization: Bearer <token>` value (the scheme in any case), or nil.
+  static func bearerToken(_ authorization: String?) -> [UInt8]? {
+    let prefix = "bearer "
+    guard let authorization, authorization.count > prefix.count,
+      authorization.lowercased().hasPrefix(prefix)
+    else { return nil }
+    return Array(authorization.utf8.dropFirst(prefix.utf8.count))
+  }
+
   static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
     if a.count != b.count { difference |= 1 }

@@ -43,16 +43,17 @@ struct CallerWait: Sendable {
   /// remembered record and a HEAD of its object: well under this on a store that answers).
   static let handover: Duration = .milliseconds(250)
 
-  /// `lookup`'s answer when it ends before `deadline`, else nil: what a caller whose wait ran
-  /// out can still be given (a source's last artwork, looked up until `deadline + handover`)
-  /// without waiting on a stalled store. The lookup is left to end on its own.
+  /// `lookup`'s answer when it ends by `handover` past the wait that ends at `deadline`, else
+  /// nil: what a caller whose wait ran out can still be given (a source's last artwork) without
+  /// waiting on a stalled store. The lookup is left to end on its own.
   func answer<Value: Sendable>(
-    before deadline: ContinuousClock.Instant,
+    afterWaitEnding deadline: ContinuousClock.Instant,
     _ lookup: @escaping @Sendable () async -> Value?
   ) async -> Value? {
-    guard ContinuousClock.now < deadline,
+    let end = deadline + Self.handover
+    guard ContinuousClock.now < end,
       case .finished(.success(let value)) = await bounded.run(
-        until: deadline, { () throws(ArtworkError) in await lookup() })
+        until: end, { () throws(ArtworkError) in await lookup() })
     else { return nil }
     return value
   }

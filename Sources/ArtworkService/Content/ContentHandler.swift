@@ -157,7 +157,7 @@ struct ContentHandler: RouteHandler {
     // The source's last artwork, when it has one that is still stored and storage says so
     // within the wait.
     if let last = await wait.answer(
-      before: deadline + CallerWait.handover,
+      afterWaitEnding: deadline,
       { [urlArtwork] in await urlArtwork.lastStored(url: url, options: options, caller: caller) })
     {
       return ArtworkFill(

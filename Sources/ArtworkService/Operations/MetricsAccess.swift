@@ -11,12 +11,9 @@ struct MetricsAccess: Sendable {
   /// Refuses a scrape without the token (401, as a write without its token is).
   func admit(_ head: HTTPRequestHead) throws(ArtworkError) {
     guard let token else { return }
-    let prefix = "bearer "
-    let presented = head.headers["Authorization"].flatMap { value -> [UInt8]? in
-      guard value.count > prefix.count, value.lowercased().hasPrefix(prefix) else { return nil }
-      return Array(value.utf8.dropFirst(prefix.utf8.count))
-    }
-    guard let presented, Authenticator.constantTimeEquals(token, presented) else {
+    guard let presented = Authenticator.bearerToken(head.headers["Authorization"]),
+      Authenticator.constantTimeEquals(token, presented)
+    else {
       throw ArtworkError(
         .unauthorized,
         "/metrics needs `Authorization: Bearer <ARTWORK_METRICS_TOKEN>` on this service.")

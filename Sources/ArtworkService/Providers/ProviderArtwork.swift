@@ -59,7 +59,7 @@ struct ProviderArtwork: Sendable {
       var last: ArtworkAnswer?
       if case .finished(.success) = outcome {
       } else {
-        last = await wait.answer(before: deadline + CallerWait.handover) { [urlArtwork] in
+        last = await wait.answer(afterWaitEnding: deadline) { [urlArtwork] in
           await urlArtwork.lastStored(url: url, options: options, caller: caller)
         }
       }
