@@ -20,9 +20,8 @@ struct DeleteImageHandler: RouteHandler {
   let memory: DeletedImageMemory
   let metrics: Metrics
   let logger: Logger
-  /// Held for the whole deletion: a create of the same image is ordered before or after it.
-  let locks: ImageLocks
-  /// Who may delete the image.
+  /// Who may delete the image; its lock (`ImageOwners.locks`) is held for the whole deletion,
+  /// so a create of the same image is ordered before or after it.
   let owners: ImageOwners
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
@@ -31,11 +30,11 @@ struct DeleteImageHandler: RouteHandler {
       throw ArtworkError(.notFound, "No image is stored under \(ClientText.quoted(name)).")
     }
     let caller = request.caller
-    let deleted = try await locks.holding(key.id) { () throws(ArtworkError) in
+    let deleted = try await owners.locks.holding(key.id) { () throws(ArtworkError) in
       guard try await storage.head(key) != nil else {
         throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
       }
-      guard try await releaseClaim(key, by: caller) else { return false }
+      guard try await owners.release(key, by: caller) else { return false }
       try await delete(key)
       return true
     }
@@ -48,30 +47,6 @@ struct DeleteImageHandler: RouteHandler {
         ["image": .string(key.fileName), "caller": .string(caller)])
     }
     return HTTPResponse(status: 204, headers: HTTPHeaders(), body: .empty)
-  }
-
-  /// Whether the image goes now: an admin's DELETE, or its last owner's. Another owner's claim
-  /// keeps it (that owner's claim removed here); a caller without a claim is refused (403).
-  /// The caller holds the image's lock.
-  private func releaseClaim(_ key: ArtworkKey, by caller: String) async throws(ArtworkError)
-    -> Bool
-  {
-    if owners.isAdmin(caller) { return true }
-    guard var facts = try await owners.stored(key.id), let held = facts.owners,
-      held.contains(caller)
-    else {
-      throw ArtworkError(
-        .notOwner,
-        "Image \(key.fileName) was not created by this caller (\(ClientText.quoted(caller))): only "
-          + "the callers that created it, or an admin token (ARTWORK_ADMIN_TOKENS), may delete it.")
-    }
-    let others = held.filter { $0 != caller }
-    guard !others.isEmpty else { return true }
-    facts.owners = others
-    owners.forget(key.id)
-    try await storage.putRecord(ImageFacts.recordName(key.id), bytes: facts.json)
-    owners.remember(key.id, facts)
-    return false
   }
 
   /// Everything that answers `key`'s image, removed; the caller holds the image's lock.

@@ -80,6 +80,30 @@ final class ImageOwners: Sendable {
     }
   }
 
+  /// Whether the image goes now: an admin's DELETE, or its last owner's. Another owner's claim
+  /// keeps it (that owner's claim removed here); a caller without a claim is refused (403).
+  /// The caller holds the image's lock.
+  func release(_ key: ArtworkKey, by caller: String) async throws(ArtworkError)
+    -> Bool
+  {
+    if isAdmin(caller) { return true }
+    guard var facts = try await stored(key.id), let held = facts.owners,
+      held.contains(caller)
+    else {
+      throw ArtworkError(
+        .notOwner,
+        "Image \(key.fileName) was not created by this caller (\(ClientText.quoted(caller))): only "
+          + "the callers that created it, or an admin token (ARTWORK_ADMIN_TOKENS), may delete it.")
+    }
+    let others = held.filter { $0 != caller }
+    guard !others.isEmpty else { return true }
+    facts.owners = others
+    forget(key.id)
+    try await storage.putRecord(ImageFacts.recordName(key.id), bytes: facts.json)
+    remember(key.id, facts)
+    return false
+  }
+
   /// Remembers that storage holds `facts` for `id` (just written, or just read).
   func remember(_ id: ArtworkID, _ facts: ImageFacts) {
     let claims = Claims(

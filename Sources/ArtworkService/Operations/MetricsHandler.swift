@@ -11,19 +11,19 @@ struct MetricsHandler: RouteHandler {
   let metrics: Metrics
   let workers: WorkerPool
   let hotImages: HotImageCache
-  let storage: any ArtworkStorage
+  /// Storage's readiness verdict, and the storage it judges (its free space is read here).
   let readiness: ReadinessProbe
   /// `ARTWORK_METRICS_TOKEN`, when set.
   let access: MetricsAccess
-  /// `ARTWORK_WORKERS` and `ARTWORK_QUEUE`.
-  let capacity: Int
-  let queueCapacity: Int
 
   func handle(_ request: HTTPRequest, _ context: Void) async throws(ArtworkError) -> HTTPResponse {
     try access.admit(request.head)
     let ready = readiness.lastVerdict().map { $0.problem == nil } ?? false
-    metrics.updateStorage(ready: ready, space: storage.freeSpace())
-    metrics.update(pool: workers.stats, capacity: capacity, queueCapacity: queueCapacity)
+    metrics.updateStorage(ready: ready, space: readiness.storage.freeSpace())
+    // `ARTWORK_WORKERS` and `ARTWORK_QUEUE`, as the pool was started with them.
+    metrics.update(
+      pool: workers.stats, capacity: workers.settings.count,
+      queueCapacity: workers.settings.queueLimit)
     metrics.updateAtScrape(process: ProcessStats.current(), hotImages: hotImages.stats)
     var headers = HTTPHeaders()
     headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

@@ -66,17 +66,16 @@ extension ArtworkApp {
       .delete, "/v1/images/{name}", authorize: caller,
       DeleteImageHandler(
         storage: storage, index: imageIndex, memory: imageMemory, metrics: metrics,
-        logger: logger, locks: imageLocks, owners: imageOwners))
+        logger: logger, owners: imageOwners))
     routes.add(.get, "/v1/thumbhash/{name}", ThumbHashImageHandler())
     routes.add(.get, "/healthz", HealthHandler(libvips: processor.workers.libvipsVersion))
     routes.add(.get, "/readyz", ReadinessHandler(probe: readiness, log: readinessLog))
     routes.add(
       .get, "/metrics",
       MetricsHandler(
-        metrics: metrics, workers: processor.workers, hotImages: hotImages, storage: storage,
+        metrics: metrics, workers: processor.workers, hotImages: hotImages,
         readiness: readiness,
-        access: MetricsAccess(token: config.metricsToken.map { Array($0.utf8) }),
-        capacity: config.workers, queueCapacity: config.queueLimit))
+        access: MetricsAccess(token: config.metricsToken.map { Array($0.utf8) })))
     routes.add(.get, "/openapi.json", OpenAPIHandler())
     if config.ui {
       routes.add(.get, "/", PageHandler(urls: urls))
