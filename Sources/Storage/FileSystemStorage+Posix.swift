@@ -38,17 +38,9 @@ extension FileSystemStorage {
     /// The whole file with its modification time (seconds since 1970), or nil when it does not
     /// exist.
     static func readWithTime(_ path: String) throws(FileError) -> (bytes: [UInt8], modified: Int)? {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      if fd < 0 {
-        if errno == ENOENT { return nil }
-        throw FileError(operation: "open", path: path, code: errno)
-      }
+      guard let (fd, size, modified) = try openForReading(path) else { return nil }
       defer { close(fd) }
-      var info = stat()
-      guard fstat(fd, &info) == 0 else {
-        throw FileError(operation: "fstat", path: path, code: errno)
-      }
-      var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+      var bytes = [UInt8](repeating: 0, count: size)
       let total: Int
       do throws(POSIXErrno) {
         total = try POSIXIO.readFull(fd, into: &bytes)
@@ -58,7 +50,26 @@ extension FileSystemStorage {
       // NOTE: objects are never rewritten in place, so a short read means the file was
       // truncated behind our back; answer what is there rather than zero padding.
       if total < bytes.count { bytes.removeSubrange(total...) }
-      return (bytes, Int(info.st_mtim.tv_sec))
+      return (bytes, modified)
+    }
+
+    /// `path` opened read-only with its size and modification time (seconds since 1970), or
+    /// nil when it does not exist. The caller closes the descriptor.
+    static func openForReading(_ path: String) throws(FileError) -> (
+      descriptor: Int32, size: Int, modified: Int
+    )? {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      if fd < 0 {
+        if errno == ENOENT { return nil }
+        throw FileError(operation: "open", path: path, code: errno)
+      }
+      var info = stat()
+      guard fstat(fd, &info) == 0 else {
+        let code = errno
+        close(fd)
+        throw FileError(operation: "fstat", path: path, code: code)
+      }
+      return (fd, Int(info.st_size), Int(info.st_mtim.tv_sec))
     }
 
     /// Removes `path`; false when it could not be removed (absent included). Best effort.

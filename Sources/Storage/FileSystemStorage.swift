@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// NOTE: file I/O is blocking, so each operation runs on the storage threads (`threads`) rather
 /// than on the cooperative pool (fsync can take tens of milliseconds on a busy disk).
-public final class FileSystemStorage: ArtworkStorage {
+public final class FileSystemStorage: ArtworkStorage, ObjectFiles {
   /// The storage root, without a trailing slash.
   public let directory: String
   let objectsDirectory: String
@@ -106,6 +106,16 @@ public final class FileSystemStorage: ArtworkStorage {
       return bytes
     }
     return bytes.map { StoredObject(key: key, bytes: $0) }
+  }
+
+  /// The object's file, open, nil when it is not stored; refreshes its retention mark.
+  public func openObject(_ key: ArtworkKey) async throws(ArtworkError) -> OpenedObject? {
+    let path = objectPath(key)
+    return try await blocking { () throws(FileError) -> OpenedObject? in
+      guard let opened = try Posix.openForReading(path) else { return nil }
+      self.markRequested(path, modified: opened.modified)
+      return OpenedObject(descriptor: opened.descriptor, length: opened.size)
+    }
   }
 
   /// The size of the object under `key`, nil when it is not stored.

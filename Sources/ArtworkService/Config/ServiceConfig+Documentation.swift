@@ -281,7 +281,9 @@ extension ServiceConfig {
     ),
     (
       "ARTWORK_IMAGE_CACHE_BYTES", "33554432",
-      "Memory for recently served images (immutable, so always safe to reuse); `0` turns it off."
+      "Memory for recently served images (immutable, so always safe to reuse); `0` turns it off. "
+        + "On filesystem storage the cache keeps the stored files open instead (up to 4096), "
+        + "which costs no memory of the process: an image in memory is one read from S3."
     ),
     (
       "ARTWORK_UI", "1",

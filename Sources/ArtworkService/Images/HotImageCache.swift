@@ -2,40 +2,99 @@ import ArtworkCore
 import HTTP
 import Synchronization
 
-/// Recently served artwork kept in memory, so that a popular image is not read from storage on
+/// Recently served artwork kept at hand, so that a popular image is not read from storage on
 /// every request (with S3, a signed GET to the store each time).
 ///
 /// Objects are immutable (their name is their hash), so an entry can never be stale. Entries do
 /// expire after `lifetime` all the same: storage must see a read now and then, because reads are
-/// what keeps an object from being swept by retention. Bounded by total bytes; least recently
-/// used first out.
+/// what keeps an object from being swept by retention. Two kinds of entry, each with its bound:
+/// bodies copied into memory (S3's, and the filesystem's when no file can be kept open),
+/// bounded by total bytes; stored files kept open (the filesystem's, `SharedBody.isStoredFile`),
+/// which hold no memory of the process (their pages are the kernel's page cache) and are bounded
+/// by count. When one bound is passed, an entry of that kind goes, the least recently used of a
+/// small random sample (all of them while there are few): eviction costs the same however many
+/// entries there are.
 final class HotImageCache: Sendable {
   /// An object so that a hit marks its use in place: one lookup, no entry copied out and
   /// written back (with its retains) on every GET. Touched only under the state's lock.
   private final class Entry {
-    /// The bytes, in a sealed in-memory file that answers send straight from the kernel.
+    /// The bytes: a sealed in-memory file, or the stored file, that answers send straight from.
     let body: SharedBody
     /// The header fields of its 200 answer, built once.
     let headers: HTTPHeaders
     /// When the entry stops being answered from memory (`lifetime` after it was stored).
     let expires: Moment
     var lastUse: UInt64
+    /// Where its key is in `State.keys`.
+    var slot: Int
 
-    init(body: SharedBody, headers: HTTPHeaders, expires: Moment, lastUse: UInt64) {
+    init(body: SharedBody, headers: HTTPHeaders, expires: Moment, lastUse: UInt64, slot: Int) {
       self.body = body
       self.headers = headers
       self.expires = expires
       self.lastUse = lastUse
+      self.slot = slot
     }
   }
 
   private struct State {
     var entries: [ArtworkKey: Entry] = [:]
+    /// Every entry's key, in no order: where eviction draws its sample.
+    var keys: [ArtworkKey] = []
+    /// Bytes held in memory (stored files not counted), and stored files held open.
     var totalBytes = 0
+    var files = 0
     var tick: UInt64 = 0
+    /// The sample's draws (xorshift: cheap, and no system call under the lock).
+    var draw: UInt64 = 0x9E37_79B9_7F4A_7C15
     /// Images deleted lately, and when: not inserted again for `deletedWindow`.
     var deleted: [ArtworkKey: ContinuousClock.Instant] = [:]
+
+    mutating func add(_ key: ArtworkKey, _ entry: Entry) {
+      entry.slot = keys.count
+      keys.append(key)
+      entries[key] = entry
+      if entry.body.isStoredFile { files += 1 } else { totalBytes += entry.body.count }
+    }
+
+    @discardableResult
+    mutating func drop(_ key: ArtworkKey) -> Bool {
+      guard let entry = entries.removeValue(forKey: key) else { return false }
+      let last = keys.removeLast()
+      if entry.slot < keys.count {
+        keys[entry.slot] = last
+        entries[last]?.slot = entry.slot
+      }
+      if entry.body.isStoredFile { files -= 1 } else { totalBytes -= entry.body.count }
+      return true
+    }
+
+    /// The least recently used entry of the kind asked (stored files or memory), among a sample
+    /// of `sampleSize` drawn at random; among all while there are no more than that.
+    mutating func victim(storedFile: Bool) -> ArtworkKey? {
+      var best: (key: ArtworkKey, lastUse: UInt64)?
+      func consider(_ key: ArtworkKey) {
+        guard let entry = entries[key], entry.body.isStoredFile == storedFile else { return }
+        if best == nil || entry.lastUse < best!.lastUse { best = (key, entry.lastUse) }
+      }
+      if keys.count <= HotImageCache.sampleSize {
+        keys.forEach(consider)
+      } else {
+        for _ in 0..<HotImageCache.sampleSize {
+          draw ^= draw << 13
+          draw ^= draw >> 7
+          draw ^= draw << 17
+          consider(keys[Int(draw % UInt64(keys.count))])
+        }
+        // A sample with none of that kind (it is rare among the entries): look at them all.
+        if best == nil { keys.forEach(consider) }
+      }
+      return best?.key
+    }
   }
+
+  /// Entries compared to choose one to evict.
+  static let sampleSize = 16
 
   /// How long a deleted image is kept out: longer than any read of storage that began before
   /// the deletion can take, so such a read cannot put it back.
@@ -46,13 +105,16 @@ final class HotImageCache: Sendable {
   private let hits = Atomic<Int>(0)
   private let misses = Atomic<Int>(0)
   private let budget: Int
+  private let fileBudget: Int
   private let lifetime: Duration
 
   /// - Parameters:
-  ///   - budget: most bytes held; 0 disables the cache.
+  ///   - budget: most bytes held in memory; 0 disables the cache.
+  ///   - files: most stored files held open.
   ///   - lifetime: how long an entry is answered before storage is read again.
-  init(budget: Int, lifetime: Duration = .seconds(3600)) {
+  init(budget: Int, files: Int = 4096, lifetime: Duration = .seconds(3600)) {
     self.budget = budget
+    self.fileBudget = files
     self.lifetime = lifetime
   }
 
@@ -83,8 +145,7 @@ final class HotImageCache: Sendable {
     return state.withLock { state in
       guard let entry = state.entries[key] else { return nil }
       guard now < entry.expires else {
-        state.totalBytes -= entry.body.count
-        state.entries[key] = nil
+        state.drop(key)
         return nil
       }
       state.tick += 1
@@ -93,27 +154,30 @@ final class HotImageCache: Sendable {
     }
   }
 
-  /// Whether an object of `count` bytes would be kept: not when the cache is off, nor when it
-  /// is larger than an eighth of the budget (it would evict too much).
+  /// Whether an object of `count` bytes would be kept in memory: not when the cache is off, nor
+  /// when it is larger than an eighth of the budget (it would evict too much).
   func keeps(_ count: Int) -> Bool { budget > 0 && count <= budget / 8 }
 
-  /// Keeps `body` for `key`, evicting the least recently used entries to stay within budget;
-  /// nothing when `keeps` says no.
+  /// Whether stored files are kept open: when the cache is on and may hold any.
+  var keepsFiles: Bool { budget > 0 && fileBudget > 0 }
+
+  /// Keeps `body` for `key`, evicting the least recently used entries of its kind to stay
+  /// within bounds; nothing when `keeps` (or, for a stored file, `keepsFiles`) says no.
   func insert(_ key: ArtworkKey, _ body: SharedBody, headers: HTTPHeaders = HTTPHeaders()) {
-    guard keeps(body.count) else { return }
+    guard body.isStoredFile ? keepsFiles : keeps(body.count) else { return }
     let now = ContinuousClock.now
+    let expires = Moment.now + lifetime
     state.withLock { state in
       if let deleted = state.deleted[key], now - deleted < Self.deletedWindow { return }
-      if let old = state.entries[key] { state.totalBytes -= old.body.count }
+      state.drop(key)
       state.tick += 1
-      state.entries[key] = Entry(
-        body: body, headers: headers, expires: Moment.now + lifetime, lastUse: state.tick)
-      state.totalBytes += body.count
-      while state.totalBytes > budget,
-        let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
-      {
-        state.totalBytes -= victim.value.body.count
-        state.entries[victim.key] = nil
+      state.add(
+        key, Entry(body: body, headers: headers, expires: expires, lastUse: state.tick, slot: 0))
+      while state.totalBytes > budget, let victim = state.victim(storedFile: false) {
+        state.drop(victim)
+      }
+      while state.files > fileBudget, let victim = state.victim(storedFile: true) {
+        state.drop(victim)
       }
     }
   }
@@ -127,18 +191,19 @@ final class HotImageCache: Sendable {
     return state.withLock { state in
       state.deleted = state.deleted.filter { now - $0.value < Self.deletedWindow }
       state.deleted[key] = now
-      guard let entry = state.entries.removeValue(forKey: key) else { return false }
-      state.totalBytes -= entry.body.count
-      return true
+      return state.drop(key)
     }
   }
 
-  /// Bytes held now (for tests and metrics).
+  /// Bytes held in memory now (for tests and metrics).
   var totalBytes: Int { state.withLock { $0.totalBytes } }
 
+  /// Stored files held open now (for tests).
+  var openFiles: Int { state.withLock { $0.files } }
+
   /// What /metrics reports: lookups so far, and what is held now.
-  var stats: (hits: Int, misses: Int, bytes: Int, entries: Int) {
-    let (bytes, entries) = state.withLock { ($0.totalBytes, $0.entries.count) }
-    return (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), bytes, entries)
+  var stats: (hits: Int, misses: Int, bytes: Int, entries: Int, files: Int) {
+    let (bytes, entries, files) = state.withLock { ($0.totalBytes, $0.entries.count, $0.files) }
+    return (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), bytes, entries, files)
   }
 }

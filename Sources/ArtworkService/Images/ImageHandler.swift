@@ -6,10 +6,13 @@ import Storage
 // `{id}.json` answers the image's facts.
 
 /// A name that is not a well-formed key is a 404 before storage is consulted. An image in the
-/// hot-image cache is answered on the server thread; any other is read from storage (and kept
-/// in the cache when small).
+/// hot-image cache is answered on the server thread. Any other is, on the filesystem, sent from
+/// its stored file, kept open in the cache; elsewhere (S3) read from storage, and kept in the
+/// cache's memory when small.
 struct ImageHandler: RouteHandler {
   let storage: any ArtworkStorage
+  /// The storage when its objects are files here (`FileSystemStorage`).
+  let files: (any ObjectFiles)?
   let hotImages: HotImageCache
   let facts: ImageFactsStore
   let urls: HostedURLs
@@ -38,6 +41,18 @@ struct ImageHandler: RouteHandler {
         throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
       }
       return HTTPResponse(status: 304, headers: ImageHeaders.of(key, body: false), body: .empty)
+    }
+    if let files, SharedBody.hasRoomForFile {
+      guard let opened = try await files.openObject(key) else {
+        throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")
+      }
+      // Nil only when body files took their share of descriptors meanwhile: read it instead.
+      if let body = SharedBody(adoptingFile: opened.descriptor, count: opened.length) {
+        var headers = ImageHeaders.of(key, body: true)
+        headers.prepare()
+        hotImages.insert(key, body, headers: headers)
+        return Self.response(key, .shared(body), request, headers: headers)
+      }
     }
     guard let object = try await storage.stream(key) else {
       throw ArtworkError(.notFound, "No image is stored under \(key.fileName).")

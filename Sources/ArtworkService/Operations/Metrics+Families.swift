@@ -146,6 +146,10 @@ extension Metrics {
   static let imageCacheEntries = MetricFamily(
     name: "artwork_image_cache_entries", help: "Images held by the hot-image cache.",
     type: .gauge, labels: [], buckets: [])
+  static let imageCacheFiles = MetricFamily(
+    name: "artwork_image_cache_files",
+    help: "Stored files the hot-image cache holds open (filesystem storage; no memory).",
+    type: .gauge, labels: [], buckets: [])
   /// `/readyz`'s last verdict: whether storage could take a new object (`ReadinessProbe`).
   static let ready = MetricFamily(
     name: "artwork_ready",
@@ -204,7 +208,7 @@ extension Metrics {
     contentArtwork, providerEvents, bytesStored,
     stageDuration,
     fetches, cacheLookups, resultCacheFailures, imageCacheHits, imageCacheMisses, imageCacheBytes,
-    imageCacheEntries,
+    imageCacheEntries, imageCacheFiles,
     queueRejections, callerRefusals, workers, workersBusy, queueCapacity, queueWaiting,
     workerFailures, workerInterruptions,
     workerRefusals, workerRestarts, workerRestartFailures, illegalTransitions, connectionsShed,

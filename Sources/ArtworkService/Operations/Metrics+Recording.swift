@@ -90,7 +90,7 @@ extension Metrics {
 
   /// Copies what is read at scrape time: the process, the hot-image cache, requests in flight.
   func updateAtScrape(
-    process: ProcessStats, hotImages: (hits: Int, misses: Int, bytes: Int, entries: Int)
+    process: ProcessStats, hotImages: (hits: Int, misses: Int, bytes: Int, entries: Int, files: Int)
   ) {
     set(Self.residentMemory, to: process.residentBytes)
     set(Self.virtualMemory, to: process.virtualBytes)
@@ -102,6 +102,7 @@ extension Metrics {
     set(Self.imageCacheMisses, to: Double(hotImages.misses))
     set(Self.imageCacheBytes, to: Double(hotImages.bytes))
     set(Self.imageCacheEntries, to: Double(hotImages.entries))
+    set(Self.imageCacheFiles, to: Double(hotImages.files))
     set(Self.logLinesDropped, to: Double(Logger.droppedLines))
     if let source = inFlightSource.withLock({ $0 }) { set(Self.inFlight, to: Double(source())) }
     if let source = illegalTransitionSource.withLock({ $0 }) {

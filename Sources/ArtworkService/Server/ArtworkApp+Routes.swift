@@ -1,5 +1,6 @@
 import ArtworkCore
 import HTTP
+import Storage
 
 extension ArtworkApp {
   /// Every route of the API: its handler built with the parts it needs, and nothing else.
@@ -61,7 +62,9 @@ extension ArtworkApp {
         metrics: metrics, uploadBodyBytes: upload.bodyBytes))
     routes.add(
       .get, "/v1/images/{name}",
-      ImageHandler(storage: storage, hotImages: hotImages, facts: facts, urls: urls))
+      ImageHandler(
+        storage: storage, files: storage as? any ObjectFiles, hotImages: hotImages, facts: facts,
+        urls: urls))
     routes.add(
       .delete, "/v1/images/{name}", authorize: caller,
       DeleteImageHandler(

@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Testing
 
@@ -64,5 +65,62 @@ import Testing
     try await Task.sleep(for: .milliseconds(60))
     #expect(cache.bytes(key(1)) == nil)
     #expect(cache.totalBytes == 0)
+  }
+
+  /// A stored file of `count` bytes, taken over by a body (as the filesystem's GET does).
+  private func storedFile(_ count: Int) throws -> SharedBody {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cached-\(UUID().uuidString)"
+    ).path
+    try Data(repeating: 7, count: count).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    return try #require(SharedBody(adoptingFile: open(path, O_RDONLY | O_CLOEXEC), count: count))
+  }
+
+  /// Stored files hold no memory of the process: they are bounded by count, not bytes, and
+  /// a file larger than an eighth of the memory budget is kept all the same.
+  @Test func storedFilesAreBoundedByCountNotBytes() throws {
+    let cache = HotImageCache(budget: 800, files: 3)
+    cache.insert(key(1), try storedFile(5000))
+    cache.insert(key(2), try storedFile(5000))
+    cache.insert(key(3), SharedBody([UInt8](repeating: 3, count: 100)))
+    #expect(cache.bytes(key(1))?.count == 5000)
+    #expect(cache.totalBytes == 100)
+    #expect(cache.openFiles == 2)
+    cache.insert(key(4), try storedFile(10))
+    _ = cache.bytes(key(2))
+    _ = cache.bytes(key(4))  // 1 is now the least recently used file
+    cache.insert(key(5), try storedFile(10))
+    #expect(cache.openFiles == 3)
+    #expect(cache.bytes(key(1)) == nil)
+    #expect(cache.bytes(key(2)) != nil && cache.bytes(key(5)) != nil)
+    #expect(cache.bytes(key(3)) != nil, "a file bound does not evict a body in memory")
+    #expect(cache.stats.entries == 4)
+  }
+
+  /// Eviction draws a sample: with many entries, each insertion past the bound evicts one, and
+  /// what goes is an old entry, not the one just used.
+  @Test func evictionAmongManyKeepsTheRecentlyUsed() {
+    let cache = HotImageCache(budget: 1000 * 100)
+    for n in 0..<1000 {
+      cache.insert(
+        ArtworkKey(id: ArtworkID(hex: SHA256.hex(Array("\(n)".utf8)))!, format: .jpeg),
+        SharedBody([UInt8](repeating: 1, count: 100)))
+    }
+    #expect(cache.stats.entries == 1000)
+    let recent = (900..<1000).map {
+      ArtworkKey(id: ArtworkID(hex: SHA256.hex(Array("\($0)".utf8)))!, format: .jpeg)
+    }
+    for key in recent { _ = cache.bytes(key) }
+    for n in 1000..<1100 {
+      cache.insert(
+        ArtworkKey(id: ArtworkID(hex: SHA256.hex(Array("\(n)".utf8)))!, format: .jpeg),
+        SharedBody([UInt8](repeating: 1, count: 100)))
+    }
+    #expect(cache.stats.entries == 1000)
+    #expect(cache.totalBytes == 100_000)
+    // Each eviction takes the oldest of 16 drawn at random: a just-used entry is among the 200
+    // newest, and goes only when all 16 drawn are as new (below 1e-11 each time).
+    #expect(recent.allSatisfy { cache.bytes($0, countingMiss: false) != nil })
   }
 }

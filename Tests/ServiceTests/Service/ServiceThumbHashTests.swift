@@ -101,7 +101,10 @@ import ThumbHashCodec
     #expect(values["artwork_http_requests_in_flight"] == 1)  // this scrape
     #expect(values["artwork_http_illegal_transitions_total"] == 0)
     #expect((values["artwork_image_cache_hits_total"] ?? 0) >= 1)
-    #expect((values["artwork_image_cache_bytes"] ?? 0) > 0)
+    // Filesystem storage: the hosted image is its stored file, kept open, not bytes in memory.
+    #expect(values["artwork_image_cache_files"] == 1)
+    #expect(values["artwork_image_cache_entries"] == 1)
+    #expect(values["artwork_image_cache_bytes"] == 0)
     #expect(values["artwork_queue_capacity"] == 16)  // ARTWORK_QUEUE's default
     #expect((values["process_resident_memory_bytes"] ?? 0) > 1_048_576)
     #expect((values["process_open_fds"] ?? 0) > 2)
