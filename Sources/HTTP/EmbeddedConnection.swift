@@ -86,8 +86,13 @@ package final class EmbeddedConnection {
     while !handlers.isEmpty || !fetches.isEmpty {
       if !handlers.isEmpty {
         let handler = handlers.removeFirst()
-        let task = Task { await handler.run() }
-        if handler.cancelled { task.cancel() }
+        // A cancelled handler's task is cancelled before the handler starts: cancelling it from
+        // here after `Task {}` raced the task's own start on another thread.
+        let cancelled = handler.cancelled
+        let task = Task {
+          if cancelled { withUnsafeCurrentTask { $0?.cancel() } }
+          return await handler.run()
+        }
         step(.answered(number: handler.number, await task.value))
       } else {
         let fetch = fetches.removeFirst()
