@@ -49,6 +49,9 @@ final class HotImageCache: Sendable {
     var draw: UInt64 = 0x9E37_79B9_7F4A_7C15
     /// Images deleted lately, and when: not inserted again for `deletedWindow`.
     var deleted: [ArtworkKey: ContinuousClock.Instant] = [:]
+    /// The doorkeeper (`admits`): the hash of an image turned away once, in a slot its hash
+    /// picks; a later image with the same slot takes it over.
+    var turnedAway = [Int](repeating: 0, count: HotImageCache.doorkeeperSlots)
 
     mutating func add(_ key: ArtworkKey, _ entry: Entry) {
       entry.slot = keys.count
@@ -95,6 +98,8 @@ final class HotImageCache: Sendable {
 
   /// Entries compared to choose one to evict.
   static let sampleSize = 16
+  /// Images the doorkeeper remembers having turned away (a few bytes each).
+  static let doorkeeperSlots = 4096
 
   /// How long a deleted image is kept out: longer than any read of storage that began before
   /// the deletion can take, so such a read cannot put it back.
@@ -157,6 +162,26 @@ final class HotImageCache: Sendable {
   /// Whether an object of `count` bytes would be kept in memory: not when the cache is off, nor
   /// when it is larger than an eighth of the budget (it would evict too much).
   func keeps(_ count: Int) -> Bool { budget > 0 && count <= budget / 8 }
+
+  /// Whether a body of `count` bytes read for `key` should be copied into memory and kept: when
+  /// `keeps` allows it and there is room without evicting; once the budget is full, only when
+  /// the image was turned away here once already (a doorkeeper). So a working set larger than
+  /// the budget costs each one-off GET its read and nothing more, instead of a copy into memory
+  /// and an eviction that the next GET undoes, while an image asked for again gets in.
+  func admits(_ key: ArtworkKey, count: Int) -> Bool {
+    guard keeps(count) else { return false }
+    let hash = key.hashValue | 1  // never 0, the empty slot
+    let slot = Int(UInt(bitPattern: hash) % UInt(Self.doorkeeperSlots))
+    return state.withLock { state in
+      if state.totalBytes + count <= budget { return true }
+      if state.turnedAway[slot] == hash {
+        state.turnedAway[slot] = 0
+        return true
+      }
+      state.turnedAway[slot] = hash
+      return false
+    }
+  }
 
   /// Whether stored files are kept open: when the cache is on and may hold any.
   var keepsFiles: Bool { budget > 0 && fileBudget > 0 }

@@ -8,7 +8,7 @@ import Storage
 /// A name that is not a well-formed key is a 404 before storage is consulted. An image in the
 /// hot-image cache is answered on the server thread. Any other is, on the filesystem, sent from
 /// its stored file, kept open in the cache; elsewhere (S3) read from storage, and kept in the
-/// cache's memory when small.
+/// cache's memory when small and, once the cache is full, asked for again (`admits`).
 struct ImageHandler: RouteHandler {
   let storage: any ArtworkStorage
   /// The storage when its objects are files here (`FileSystemStorage`).
@@ -60,7 +60,7 @@ struct ImageHandler: RouteHandler {
     // Small objects arrive whole with the first read: answer them in one piece, and keep them.
     if let complete = object.complete {
       var headers = ImageHeaders.of(key, body: true)
-      guard hotImages.keeps(complete.count) else {
+      guard hotImages.admits(key, count: complete.count) else {
         return Self.response(key, .bytes(complete), request, headers: headers)
       }
       // Made once: every later GET of this image copies the head's bytes and sends the body

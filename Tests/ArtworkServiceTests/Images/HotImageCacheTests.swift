@@ -67,6 +67,23 @@ import Testing
     #expect(cache.totalBytes == 0)
   }
 
+  /// While there is room every body gets in; once the budget is full, only an image turned away
+  /// once already (a one-off GET costs its read, not a copy and an eviction as well).
+  @Test func onceFullOnlyAnImageAskedForAgainGetsIn() {
+    let cache = HotImageCache(budget: 800)
+    for n in 1...8 {
+      #expect(cache.admits(key(UInt8(n)), count: 100))
+      cache.insert(key(UInt8(n)), SharedBody([UInt8](repeating: 1, count: 100)))
+    }
+    #expect(cache.totalBytes == 800)
+    #expect(!cache.admits(key(20), count: 100), "the first time: turned away")
+    #expect(cache.admits(key(20), count: 100), "asked for again: in")
+    #expect(!cache.admits(key(20), count: 100), "the doorkeeper forgets what it let in")
+    #expect(!cache.admits(key(30), count: 101), "larger than an eighth of the budget")
+    #expect(!cache.admits(key(30), count: 101))
+    #expect(!HotImageCache(budget: 0).admits(key(1), count: 1))
+  }
+
   /// A stored file of `count` bytes, taken over by a body (as the filesystem's GET does).
   private func storedFile(_ count: Int) throws -> SharedBody {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
