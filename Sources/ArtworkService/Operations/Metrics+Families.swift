@@ -135,14 +135,14 @@ extension Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
   static let imageCacheHits = MetricFamily(
     name: "artwork_image_cache_hits_total",
-    help: "Hosted-image GETs answered from the in-memory hot-image cache.", type: .counter,
+    help: "Hosted-image GETs answered from the hot-image cache.", type: .counter,
     labels: [], buckets: [])
   static let imageCacheMisses = MetricFamily(
     name: "artwork_image_cache_misses_total",
     help: "Hosted-image GETs that read storage.", type: .counter, labels: [], buckets: [])
   static let imageCacheBytes = MetricFamily(
-    name: "artwork_image_cache_bytes", help: "Bytes held by the hot-image cache.", type: .gauge,
-    labels: [], buckets: [])
+    name: "artwork_image_cache_bytes", help: "Bytes the hot-image cache holds in memory.",
+    type: .gauge, labels: [], buckets: [])
   static let imageCacheEntries = MetricFamily(
     name: "artwork_image_cache_entries", help: "Images held by the hot-image cache.",
     type: .gauge, labels: [], buckets: [])
