@@ -1,8 +1,8 @@
 -- wrk: each GET asks SeaweedFS for one of the objects in $SIGNED_FILE (sign.py's lines: path,
--- x-amz-date, Authorization), picked at random with a fixed seed ($SEED), as random-paths.lua
--- picks the service's paths; the requests are formatted once. Prints wrk's summary as one JSON
--- line, as random-paths.lua does.
-local requests = {}
+-- x-amz-date, Authorization), picked at random with a fixed seed ($SEED). random-paths.lua's
+-- `request` and `done` are reused (loaded from beside this file); only the requests differ.
+local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+dofile(here .. "random-paths.lua")
 
 init = function(args)
   local sha = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -14,16 +14,4 @@ init = function(args)
     end
   end
   math.randomseed(tonumber(os.getenv("SEED") or "1"))
-end
-
-request = function()
-  return requests[math.random(#requests)]
-end
-
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"rate": %.1f, "requests": %d, "bytes": %d, "failures": %d, "non_2xx": %d, "p50_us": %d, "p99_us": %d}\n',
-    summary.requests / (summary.duration / 1e6), summary.requests, summary.bytes,
-    e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50),
-    latency:percentile(99)))
 end
