@@ -61,10 +61,15 @@ struct ResamplingWeights {
   }
 
   /// The Lanczos window of 3 lobes: sinc(x) sinc(x / 3) inside (-3, 3), 0 outside.
+  ///
+  /// One sine, not two: sin(3a) = 3 sin(a) - 4 sin(a)^3, with a = pi x / 3 (a framing's
+  /// weights took 1% of an upload's time in `sin`).
   static func lanczos(_ x: Double) -> Double {
     if x == 0 { return 1 }
     guard abs(x) < lobes else { return 0 }
     let pix = Double.pi * x
-    return lobes * sin(pix) * sin(pix / lobes) / (pix * pix)
+    let third = sin(pix / lobes)
+    let whole = third * (3 - 4 * third * third)
+    return lobes * whole * third / (pix * pix)
   }
 }
