@@ -35,6 +35,7 @@ let package = Package(
     .target(name: "Pixels", swiftSettings: [.unsafeFlags(["-O"])]),
     .target(name: "WebPDecoding", dependencies: ["CWebP", "ArtworkCore"]),
     .target(name: "JPEGDecoding", dependencies: ["CJPEG", "ArtworkCore"]),
+    .target(name: "JPEGEncoding", dependencies: ["CJPEG"]),
     // PNG metadata within bounds before a decoder sees it (text dropped, the ICC profile's
     // inflated size counted by zlib).
     .target(name: "PNGMetadata", dependencies: ["CZlib", "ArtworkCore"]),
@@ -56,6 +57,7 @@ let package = Package(
       name: "Imaging",
       dependencies: [
         "CVips", "ArtworkCore", "ThumbHashCodec", "Pixels", "WebPDecoding", "JPEGDecoding",
+        "JPEGEncoding",
         "PNGMetadata",
       ]),
     // A process locked down for good: resource limits and a seccomp filter.
@@ -144,6 +146,8 @@ let package = Package(
       name: "PNGMetadataTests", dependencies: ["PNGMetadata", "ArtworkCore", "TestSupport"]),
     .testTarget(
       name: "JPEGDecodingTests", dependencies: ["JPEGDecoding", "ArtworkCore", "TestSupport"]),
+    .testTarget(
+      name: "JPEGEncodingTests", dependencies: ["JPEGEncoding", "JPEGDecoding", "ArtworkCore"]),
     .testTarget(
       name: "WebPDecodingTests", dependencies: ["WebPDecoding", "ArtworkCore", "TestSupport"]),
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "TestSupport"]),

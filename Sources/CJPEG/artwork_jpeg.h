@@ -269,4 +269,58 @@ static inline void artwork_jpeg_rows_close(artwork_jpeg_rows *rows) {
   free(rows->row);
   free(rows);
 }
+
+/// Compresses `height` rows of packed 8-bit RGB (`width` * 3 bytes each) as a baseline JPEG at
+/// `quality`: libjpeg's standard tables scaled to it, chroma halved both ways below quality 90
+/// (whole from 90 on), Huffman tables optimised for the picture, and no marker but the tables,
+/// the frame and the scan (not even JFIF's): what libvips' jpegsave writes with `strip`. On success `*out` holds
+/// `*length` bytes that the caller frees (`free`); on failure `message` (JMSG_LENGTH_MAX bytes)
+/// says why and nothing is left to free.
+static inline int artwork_jpeg_compress_rgb(const uint8_t *pixels, int width, int height,
+                                            int quality, uint8_t **out, size_t *length,
+                                            char *message) {
+  struct jpeg_compress_struct info;
+  struct artwork_jpeg_error error;
+  // volatile: read after a longjmp back into this frame.
+  unsigned char *volatile buffer = NULL;
+  unsigned long size = 0;
+  *out = NULL;
+  *length = 0;
+  info.err = jpeg_std_error(&error.manager);
+  error.manager.error_exit = artwork_jpeg_error_exit;
+  error.message[0] = 0;
+  if (setjmp(error.jump)) {
+    memcpy(message, error.message, JMSG_LENGTH_MAX);
+    jpeg_destroy_compress(&info);
+    free(buffer);
+    return ARTWORK_JPEG_DAMAGED;
+  }
+  jpeg_create_compress(&info);
+  jpeg_mem_dest(&info, (unsigned char **)&buffer, &size);
+  info.image_width = (JDIMENSION)width;
+  info.image_height = (JDIMENSION)height;
+  info.input_components = 3;
+  info.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&info);
+  jpeg_set_quality(&info, quality, TRUE);
+  if (quality >= 90) {
+    for (int i = 0; i < info.num_components; i++) {
+      info.comp_info[i].h_samp_factor = 1;
+      info.comp_info[i].v_samp_factor = 1;
+    }
+  }
+  info.optimize_coding = TRUE;
+  info.write_JFIF_header = FALSE;
+  jpeg_start_compress(&info, TRUE);
+  size_t row_bytes = (size_t)width * 3;
+  while (info.next_scanline < info.image_height) {
+    JSAMPROW line[1] = {(JSAMPROW)(pixels + (size_t)info.next_scanline * row_bytes)};
+    jpeg_write_scanlines(&info, line, 1);
+  }
+  jpeg_finish_compress(&info);
+  jpeg_destroy_compress(&info);
+  *out = buffer;
+  *length = (size_t)size;
+  return ARTWORK_JPEG_OK;
+}
 #endif

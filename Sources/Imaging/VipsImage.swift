@@ -1,5 +1,6 @@
 import ArtworkCore
 internal import CVips
+import JPEGEncoding
 
 /// Owns one libvips image (a `VipsImage *` reference) and drops it in `deinit`.
 ///
@@ -261,8 +262,22 @@ final class VipsImage {
     return Array(UnsafeRawBufferPointer(start: memory, count: size))
   }
 
-  /// Encodes as JPEG (baseline, optimised coding, metadata stripped).
+  /// Encodes as JPEG (baseline, optimised coding, metadata stripped). 8-bit sRGB goes to
+  /// libjpeg directly (`JPEGEncoder`, libvips' settings without its pipeline); anything else
+  /// through libvips' `jpegsave`, which converts it first.
   func jpeg(quality: Int) throws(ArtworkError) -> [UInt8] {
+    guard bands == 3, isUChar, isSRGB else { return try libvipsJPEG(quality: quality) }
+    let pixels = try pixelBytes()
+    do throws(JPEGEncoder.Failure) {
+      return try JPEGEncoder.rgb(pixels, width: width, height: height, quality: quality)
+    } catch {
+      throw ArtworkError(
+        .internal, "The image could not be encoded.", internalDetail: "libjpeg: \(error.words)")
+    }
+  }
+
+  /// Encodes as JPEG through libvips' `jpegsave` (with the settings `JPEGEncoder` copies).
+  func libvipsJPEG(quality: Int) throws(ArtworkError) -> [UInt8] {
     try save("vips_jpegsave_buffer") { artwork_vips_jpegsave(pointer, $0, $1, Int32(quality)) }
   }
 
