@@ -89,11 +89,13 @@ static inline void artwork_process_trim_heap(void) {
   malloc_trim(0);
 }
 
-/// Makes glibc serve every allocation of at least `bytes` with a mapping of its own, given back
-/// to the system when freed (and stops glibc raising that threshold as it otherwise does after
-/// a large free): request bodies of the service then leave no heap behind once answered.
-static inline void artwork_process_unmap_large_allocations(int bytes) {
-  mallopt(M_MMAP_THRESHOLD, bytes);
+/// Makes glibc serve allocations below `mapped` bytes from its heap, and keep up to `kept` bytes
+/// free at a heap's top rather than give them back at once (both fixed: glibc no longer moves
+/// them on its own). Freed request bodies are then reused by the next ones, pages and all;
+/// `artwork_process_trim_heap` gives the free heap back.
+static inline void artwork_process_keep_freed_heap(int mapped, int kept) {
+  mallopt(M_MMAP_THRESHOLD, mapped);
+  mallopt(M_TRIM_THRESHOLD, kept);
 }
 
 /// Bytes of heap glibc holds free (not returned to the system): what a trim would give back.

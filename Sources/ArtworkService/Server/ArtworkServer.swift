@@ -13,6 +13,8 @@ public final class ArtworkServer: Sendable {
   private let sweeper: StorageSweeper
   /// Applies the deletions other replicas make (S3 storage shared by replicas).
   private let deletions: DeletionFollower
+  /// Gives the free heap back once a second (`ProcessMemory`).
+  private let heap = HeapKeeper()
 
   /// Listens, then builds the app from `config` (storage included), then serves. Nothing is
   /// created before the socket is bound, so a port in use leaves no trace. Call
@@ -173,6 +175,7 @@ public final class ArtworkServer: Sendable {
     let deadline = ContinuousClock.now + grace
     sweeper.stop()
     deletions.stop()
+    heap.stop()
     await server.shutdown(gracePeriod: grace)
     let left = max(.zero, deadline - ContinuousClock.now)
     if !(await app.processor.workers.shutdown(within: left)) {

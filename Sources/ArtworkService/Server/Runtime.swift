@@ -11,13 +11,13 @@ import WorkerHost
 public enum Runtime {
   private static let done = Mutex(false)
 
-  /// Initialises libcurl, and makes large allocations (request bodies) go back to the system
-  /// when freed (`ProcessMemory`). Idempotent.
+  /// Initialises libcurl, and makes freed request bodies reusable by the next ones
+  /// (`ProcessMemory`; `HeapKeeper` gives the free heap back). Idempotent.
   public static func initialize() {
     done.withLock { done in
       guard !done else { return }
       Curl.globalInit()
-      ProcessMemory.giveBackLargeAllocations()
+      ProcessMemory.reuseFreedHeap()
       done = true
     }
   }
