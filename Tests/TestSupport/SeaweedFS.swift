@@ -103,7 +103,19 @@ public final class SeaweedFS: Sendable {
   /// writes again.
   public func restart() async throws {
     await stop()
-    try await startProcess()
+    // A port of ours can still be held for a moment by something else: try again, bounded.
+    var attempt = 0
+    while true {
+      attempt += 1
+      do {
+        try await startProcess()
+        break
+      } catch {
+        await stop()
+        guard attempt < 3 else { throw error }
+        try await Task.sleep(for: .seconds(1))
+      }
+    }
     try await awaitWrites()
   }
 
@@ -153,12 +165,22 @@ public final class SeaweedFS: Sendable {
     let deadline = ContinuousClock.now + .seconds(30)
     while ContinuousClock.now < deadline {
       guard child.isRunning else {
-        throw SeaweedFSError("weed exited at start-up; see \(directory.path)/weed.log")
+        throw SeaweedFSError(
+          "weed exited at start-up: \(logTail()); see \(directory.path)/weed.log")
       }
       if (try? Self.request("GET", port: port, path: "/healthz"))?.status == 200 { return }
       try await Task.sleep(for: .milliseconds(100))
     }
     throw SeaweedFSError("weed did not answer /healthz within 30 s; see \(directory.path)")
+  }
+
+  /// The last lines weed wrote, so a failure says why without the log at hand.
+  private func logTail() -> String {
+    guard
+      let text = try? String(
+        contentsOf: directory.appendingPathComponent("weed.log"), encoding: .utf8)
+    else { return "no log" }
+    return text.split(separator: "\n").suffix(3).joined(separator: " | ")
   }
 
   private func logFile() throws -> URL {
