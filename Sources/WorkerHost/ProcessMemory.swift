@@ -14,8 +14,12 @@ internal import CProcess
 public enum ProcessMemory {
   /// Allocations below this come from the heap: every body and stored image the limits allow.
   public static let heapLimit = 32 << 20
-  /// Free bytes a heap keeps at its top between two gives-back.
-  public static let keptAtTop = 64 << 20
+  /// Free bytes a heap keeps at its top: past this, freeing a body gives the top back at once.
+  /// The trim once a second cannot reach a thread heap's top (docs/development.md), so this is
+  /// what a burst of uploads leaves resident per thread: four bodies' worth, the steady state
+  /// of a few uploads at a time. (After bursts of 32 uploads 64 MiB kept 50-52 MB resident,
+  /// this 47-48.5 MB, idle 43 MB, at no cost measured: `bench/upload/bursts.sh`.)
+  public static let keptAtTop = 8 << 20
 
   /// Sets glibc's policy (see above). Idempotent.
   public static func reuseFreedHeap() {
