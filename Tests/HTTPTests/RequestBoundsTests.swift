@@ -20,12 +20,6 @@ import Testing
     return router
   }
 
-  static func resident() -> Int {
-    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Int(line.split(separator: " ")[1]) ?? 0) * 1024
-  }
-
   /// The process's open file descriptors (the server's sockets among them).
   static func openDescriptors() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
@@ -109,14 +103,14 @@ import Testing
       configuration.maxDiscardBytes = 4 << 20
       configuration.lingerTimeout = .seconds(5)
     }
-    let before = Self.resident()
+    let before = ProcFS.residentBytes()
     let descriptors = try await Self.settledDescriptors()
     let head = "\(line)\r\nHost: x\r\nContent-Length: 9223372036854775809\r\n\r\n"
     let (answered, sent) = try await Self.push(port: server.port, head: head, push: 200 << 20)
     #expect(answered == status)
     // The server stopped taking the body after its discard bound (plus socket buffers).
     #expect(sent < 40 << 20, "\(sent) bytes were taken")
-    #expect(Self.resident() - before < 30 << 20)
+    #expect(ProcFS.residentBytes() - before < 30 << 20)
     #expect(await server.eventually { server.openConnections == 0 })
     #expect(server.server.inFlightCount == 0)
     #expect(await server.eventually { Self.openDescriptors() <= descriptors })

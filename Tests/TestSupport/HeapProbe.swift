@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// A freed block inside this process's heap, touched and not yet given back: what a request
@@ -17,7 +16,7 @@ public final class HeapProbe {
     var blocks = (0..<3).map { _ in UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     }
     for block in blocks { memset(block, 1, size) }
-    touched = Self.residentBytes()
+    touched = ProcFS.residentBytes()
     blocks.sort { $0 < $1 }
     blocks[1].deallocate()
     kept = [blocks[0], blocks[2]]
@@ -26,12 +25,5 @@ public final class HeapProbe {
   deinit { for block in kept { block.deallocate() } }
 
   /// Whether the freed block's pages are still resident (more than half of them).
-  public var freedPagesResident: Bool { Self.residentBytes() > touched - size / 2 }
-
-  /// This process's resident bytes (`/proc/self/statm`).
-  public static func residentBytes() -> Int {
-    let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-  }
+  public var freedPagesResident: Bool { ProcFS.residentBytes() > touched - size / 2 }
 }

@@ -17,6 +17,12 @@ public enum ProcFS {
     return fields
   }
 
+  /// The process's resident bytes (`VmRSS` of its status; 0 when it is gone).
+  public static func residentBytes(_ pid: Int32 = getpid()) -> Int {
+    let kilobytes = status(pid)["VmRSS"]?.split(separator: " ").first.flatMap { Int($0) }
+    return (kilobytes ?? 0) * 1024
+  }
+
   /// The soft limit of `/proc/PID/limits`' row `name` (`Max data size`), as written there.
   public static func limit(_ pid: Int32, _ name: String) -> String? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8) else {

@@ -5,7 +5,7 @@ import Testing
 
 /// The service's heap policy (`ProcessMemory`), in this process: a freed body stays on the
 /// heap with its pages, for the next one, until the free heap is given back.
-@Suite(.serialized) struct ProcessMemoryTests {
+@Suite struct ProcessMemoryTests {
   @Test func aFreedBodyStaysOnTheHeapUntilGivenBack() {
     ProcessMemory.reuseFreedHeap()
     let probe = HeapProbe(size: 8 << 20)  // four 2 MB bodies' worth, below `heapLimit`

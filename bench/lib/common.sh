@@ -103,6 +103,9 @@ stop_service() {
   wait "$SERVICE_PID" 2>/dev/null || true
 }
 
+# Prints VmRSS of PID in MB, one decimal.
+rss_mb() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
 # Prints VmHWM and VmRSS of PID in MB.
 memory_of() {
   awk '/^VmHWM|^VmRSS/ { printf "%s %.1f MB  ", $1, $2 / 1024 } END { print "" }' "/proc/$1/status"

@@ -11,7 +11,6 @@ trap cleanup EXIT
 BURSTS=${BURSTS:-3}
 build_release
 make_peer_inputs
-rss_mb() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
 echo "| build | idle (MB) | burst | at its end (MB) | 1 s after | 2 s after |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"

@@ -18,6 +18,6 @@ import Testing
     }
     #expect(
       !probe.freedPagesResident,
-      "given back: \(HeapProbe.residentBytes()) of \(probe.touched) bytes")
+      "given back: \(ProcFS.residentBytes()) of \(probe.touched) bytes")
   }
 }
