@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
-                                "Tests", "ArtworkServiceTests", "Imaging", "Fixtures"))
+                                "Tests", "ImagingTests", "Fixtures"))
 from framing_quality import ssim, to_linear, to_srgb  # noqa: E402
 
 

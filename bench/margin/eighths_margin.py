@@ -15,7 +15,7 @@ from PIL import Image
 sys.path.insert(0, os.path.dirname(__file__))
 from dct_margin import centre_box, linear_resize  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
-                                "Tests", "ArtworkServiceTests", "Imaging", "Fixtures"))
+                                "Tests", "ImagingTests", "Fixtures"))
 from framing_quality import ssim  # noqa: E402
 
 
