@@ -43,6 +43,22 @@ build_release() {
     && swift build -c release --product artwork-bench 2>&1 | grep -v 'prohibited flag' | tail -1)
   ARTWORK="$ROOT/.build/release/artwork"
   BENCH="$ROOT/.build/release/artwork-bench"
+  # Which builds a comparison is between, so that its figures can be filed under their commits.
+  echo "this build: $(describe_build "$ARTWORK")"
+  if [ -n "${COMPARE_WITH:-}" ]; then echo "COMPARE_WITH: $(describe_build "$COMPARE_WITH")"; fi
+}
+
+# "PATH (commit C)" for a binary: the commit of the git work tree it lies in ("+changes" when
+# tracked files differ from it), or "commit unknown" for one outside any (a copy).
+describe_build() {
+  local dir commit
+  dir=$(dirname "$1")
+  if commit=$(git -C "$dir" rev-parse --short HEAD 2>/dev/null); then
+    git -C "$dir" diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
+    echo "$1 (commit $commit)"
+  else
+    echo "$1 (commit unknown)"
+  fi
 }
 
 # Installs Debian package PACKAGE when COMMAND is missing (benchmarks need a few tools the

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Uploads through worker processes (issue 20): 1-2 MB JPEG photos -> 400x600 poster, POSTed to
-# `artwork serve` (release, default workers = cores), this build against COMPARE_WITH (the build
-# before image work moved to workers, the in-process build) in the same run, in alternating
-# rounds; at each concurrency: images/s, median and p99 latency; and, at the highest
-# concurrency, the peak resident memory of the service and all its worker processes together
-# (sampled every 50 ms) and the sum of their own peaks.
+# `artwork serve` (release, default workers = cores), this build ("this") against COMPARE_WITH
+# ("other"; for issue 20, the build before image work moved to workers, the in-process build) in
+# the same run, in alternating rounds; at each concurrency: images/s, median and p99 latency; and,
+# at the highest concurrency, the peak resident memory of the service and all its worker
+# processes together (sampled every 50 ms) and the sum of their own peaks.
 # Usage: COMPARE_WITH=/path/to/other/artwork bench/workers/run.sh [SECONDS per run, default 15]
 #   ROUNDS (default 2), CONCURRENCIES (default "4 32").
 # Both builds run with ARTWORK_QUEUE=64 (de9b267's default; later builds default to 16 and
@@ -58,7 +58,8 @@ loads = [r for r in rows if "load" in r]
 for r in loads:
     assert r["load"]["failures"] == 0 and r["load"]["statuses"] == f"201x{r['load']['requests']}", r
 print()
-print("| concurrency | workers (img/s) | in-process (img/s) | ratio | p50 workers / in-process (ms) | p99 workers / in-process (ms) | CPU per image, workers / in-process (ms) |")
+# "this" is this tree's build; "other" is COMPARE_WITH (the in-process build, for issue 20).
+print("| concurrency | this (img/s) | other (img/s) | ratio | p50 this / other (ms) | p99 this / other (ms) | CPU per image, this / other (ms) |")
 print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for c in sorted({r["c"] for r in loads}):
     def pick(build, key):
@@ -73,7 +74,7 @@ for c in sorted({r["c"] for r in loads}):
 print()
 print("| build | peak RSS, all processes at once (MB) | sum of each process's peak (MB) | processes |")
 print("| --- | ---: | ---: | ---: |")
-for b, name in ((0, "workers"), (1, "in-process")):
+for b, name in ((0, "this"), (1, "other")):
     mem = [r["memory"] for r in rows if "memory" in r and r["build"] == b]
     print(f"| {name} | {max(m['peak_total_mb'] for m in mem)} | {max(m['sum_of_peaks_mb'] for m in mem)} | {max(m['processes'] for m in mem)} |")
 PY
