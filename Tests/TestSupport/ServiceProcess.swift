@@ -156,23 +156,29 @@ public final class ServiceProcess: Sendable {
     }
   }
 
-  /// A loopback port that was free a moment ago: bound to port 0, read back, then closed.
+  /// A loopback port that was free a moment ago, drawn from 23000-29999 and bound to check.
+  /// Below the kernel's ephemeral range (32768 up): a port from bind(0) is one any client
+  /// socket may take as its own before the server binds it, and the tests open thousands
+  /// (an admission test's caddy once found its port so taken). Clear of SeaweedFS's blocks
+  /// (20000-22767, 30000-32767).
   public static func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    precondition(fd >= 0, "socket failed")
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-        bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+    for _ in 0..<200 {
+      let port = Int.random(in: 23_000...29_999)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      precondition(fd >= 0, "socket failed")
+      defer { close(fd) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let bound = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+          bind(fd, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
       }
+      if bound { return port }
     }
-    precondition(bound, "bind to 127.0.0.1:0 failed")
-    return Int(UInt16(bigEndian: address.sin_port))
+    preconditionFailure("no free port in 23000-29999 on 127.0.0.1")
   }
 }
 

@@ -30,6 +30,7 @@ Run it in a network namespace with only loopback (bench/admission/run.sh does).
 import http.client
 import json
 import os
+import random
 import shutil
 import socket
 import statistics
@@ -182,11 +183,20 @@ class Service:
 
 
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A port free on loopback a moment ago, drawn from 23000-29999: below the kernel's ephemeral
+    range (32768 up), so none of the thousands of client sockets an attack opens takes it
+    before the server binds it (a port from bind(0) once went to one, and caddy could not
+    listen), and clear of the test harness's SeaweedFS ports (20000-22767, 30000-32767)."""
+    draw = random.SystemRandom()
+    for _ in range(200):
+        port = draw.randint(23000, 29999)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 23000-29999")
 
 
 def request(port, method, path, body=None, headers=None, source=None, timeout=70, host=None):
@@ -479,7 +489,9 @@ def scenario_proxy(binary):
         home = tempfile.mkdtemp(prefix="artwork-proxy-")
         proxy_port = free_port()
         with open(os.path.join(home, "Caddyfile"), "w") as f:
-            f.write("{\n\tadmin off\n\tauto_https off\n}\n"
+            # default_bind: the site's address names the host it answers for, not where caddy
+            # listens, which is every interface without it.
+            f.write("{\n\tadmin off\n\tauto_https off\n\tdefault_bind 127.0.0.1\n}\n"
                     f"http://127.0.0.1:{proxy_port} {{\n"
                     f"\treverse_proxy 127.0.0.1:{service.port}\n}}\n")
         proxy = subprocess.Popen(
