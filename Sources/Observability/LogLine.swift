@@ -5,11 +5,6 @@ import JSON
 /// bytes. Members are appended in the order given.
 public struct LogLine: Sendable {
   private(set) var bytes: [UInt8] = []
-  /// The second the last timestamp was written in, and its text up to the milliseconds
-  /// (`2026-01-02T03:04:05.`): a line kept from line to line (the standard-error writer's)
-  /// formats a date once a second, not once a request.
-  private var second = Int.min
-  private var secondText: [UInt8] = []
 
   /// Empties the line, keeping its storage.
   mutating func removeAll() {
@@ -21,18 +16,12 @@ public struct LogLine: Sendable {
     bytes.reserveCapacity(256)
     // The timestamp goes straight into the line: no string of its own.
     bytes.append(contentsOf: #"{"ts":""#.utf8)
-    if time.tv_sec != second {
-      second = time.tv_sec
-      secondText.removeAll(keepingCapacity: true)
-      Logger.appendSecond(time.tv_sec, to: &secondText)
-    }
-    bytes.append(contentsOf: secondText)
-    Logger.appendMilliseconds(time, to: &bytes)
+    Logger.appendTimestamp(time, to: &bytes)
     bytes.append(UInt8(ascii: "\""))
     name("level")
-    string(level.rawValue)
+    JSONValue.string(level.rawValue).write(into: &bytes)
     name("msg")
-    string(message)
+    JSONValue.string(message).write(into: &bytes)
   }
 
   /// Closes the object and the line.
@@ -50,14 +39,12 @@ public struct LogLine: Sendable {
 
   /// Members for `fields`, sorted by name (so lines are stable for tests and diffs).
   public mutating func members(_ fields: [String: LogValue]) {
-    guard !fields.isEmpty else { return }
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) { member(key, JSONValue(value)) }
   }
 
   /// An integer member.
   public mutating func member(_ key: String, _ value: Int) {
-    name(key)
-    Self.appendDecimal(value, to: &bytes)
+    member(key, .int(value))
   }
 
   /// A number member (null when not finite, which JSON cannot say).
@@ -72,9 +59,7 @@ public struct LogLine: Sendable {
     bytes.append(UInt8(ascii: "\""))
     let start = bytes.count
     write(&bytes)
-    let plain = bytes.withUnsafeBufferPointer {
-      Self.isPlain(UnsafeBufferPointer(rebasing: $0[start...]))
-    }
+    let plain = bytes[start...].allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
     if plain {
       bytes.append(UInt8(ascii: "\""))
       return
@@ -86,45 +71,7 @@ public struct LogLine: Sendable {
 
   private mutating func name(_ key: String) {
     bytes.append(UInt8(ascii: ","))
-    string(key)
+    JSONValue.string(key).write(into: &bytes)
     bytes.append(UInt8(ascii: ":"))
-  }
-
-  /// `text` as a JSON string: copied whole between quotes when it is printable ASCII without a
-  /// quote or backslash (names, levels, messages: every access line's), else escaped by
-  /// `JSONValue`.
-  private mutating func string(_ text: String) {
-    let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-      guard Self.isPlain(utf8) else { return false }
-      bytes.append(UInt8(ascii: "\""))
-      bytes.append(contentsOf: utf8)
-      bytes.append(UInt8(ascii: "\""))
-      return true
-    }
-    if copied != true { JSONValue.string(text).write(into: &bytes) }
-  }
-
-  /// Whether `utf8` needs no escaping in a JSON string (nor for a JavaScript reader of logs).
-  private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C {
-      return false
-    }
-    return true
-  }
-
-  /// `value` in decimal, as `String(value)` would write it.
-  static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: the longest Int is 19 digits
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var start = buffer.count
-      repeat {
-        start -= 1
-        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
-    }
   }
 }

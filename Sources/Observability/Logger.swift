@@ -120,44 +120,32 @@ public struct Logger: Sendable {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// `timestamp(time)`'s 24 bytes, appended to `out`.
+  /// `timestamp(time)`'s 24 bytes, appended to `out`: this runs for every access-log line.
   static func appendTimestamp(_ time: timespec, to out: inout [UInt8]) {
-    appendSecond(time.tv_sec, to: &out)
-    appendMilliseconds(time, to: &out)
-  }
-
-  /// The timestamp of `seconds` since the epoch up to its milliseconds: `2026-11-29T13:00:04.`.
-  static func appendSecond(_ seconds: Int, to out: inout [UInt8]) {
-    var seconds = seconds
+    var seconds = time.tv_sec
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    put(parts.tm_year + 1900, 4, to: &out)
-    out.append(UInt8(ascii: "-"))
-    put(parts.tm_mon + 1, 2, to: &out)
-    out.append(UInt8(ascii: "-"))
-    put(parts.tm_mday, 2, to: &out)
-    out.append(UInt8(ascii: "T"))
-    put(parts.tm_hour, 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    put(parts.tm_min, 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    put(parts.tm_sec, 2, to: &out)
-    out.append(UInt8(ascii: "."))
-  }
-
-  /// The rest of a timestamp after `appendSecond`: three digits of milliseconds and `Z`.
-  static func appendMilliseconds(_ time: timespec, to out: inout [UInt8]) {
-    put(Int32(time.tv_nsec / 1_000_000), 3, to: &out)
-    out.append(UInt8(ascii: "Z"))
-  }
-
-  /// `value` in `width` decimal digits, zeros in front.
-  private static func put(_ value: Int32, _ width: Int, to out: inout [UInt8]) {
-    var divisor: Int32 = 1
-    for _ in 1..<width { divisor *= 10 }
-    while divisor > 0 {
-      out.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
-      divisor /= 10
+    func put(_ value: Int32, _ width: Int) {
+      var divisor: Int32 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
+        divisor /= 10
+      }
     }
+    put(parts.tm_year + 1900, 4)
+    out.append(UInt8(ascii: "-"))
+    put(parts.tm_mon + 1, 2)
+    out.append(UInt8(ascii: "-"))
+    put(parts.tm_mday, 2)
+    out.append(UInt8(ascii: "T"))
+    put(parts.tm_hour, 2)
+    out.append(UInt8(ascii: ":"))
+    put(parts.tm_min, 2)
+    out.append(UInt8(ascii: ":"))
+    put(parts.tm_sec, 2)
+    out.append(UInt8(ascii: "."))
+    put(Int32(time.tv_nsec / 1_000_000), 3)
+    out.append(UInt8(ascii: "Z"))
   }
 }

@@ -91,43 +91,6 @@ private func parse(_ line: String) throws -> [String: Any] {
     #expect(Logger.timestamp(known) == "2023-11-14T22:13:20.005Z")
   }
 
-  /// A line kept from line to line (the standard-error writer's) formats each second once:
-  /// the next line in another second, or back in an earlier one (the clock set back), still
-  /// carries its own time.
-  @Test func aKeptLineWritesEachLinesOwnTime() throws {
-    var line = LogLine()
-    let times: [(Int, Int, String)] = [
-      (1_700_000_000, 5_000_000, "2023-11-14T22:13:20.005Z"),
-      (1_700_000_000, 999_999_999, "2023-11-14T22:13:20.999Z"),
-      (1_700_000_001, 0, "2023-11-14T22:13:21.000Z"),
-      (1_699_999_999, 120_000_000, "2023-11-14T22:13:19.120Z"),
-      (0, 0, "1970-01-01T00:00:00.000Z"),
-      (1_700_000_001, 42_000_000, "2023-11-14T22:13:21.042Z"),
-    ]
-    for (seconds, nanoseconds, expected) in times {
-      var time = timespec()
-      time.tv_sec = seconds
-      time.tv_nsec = nanoseconds
-      line.removeAll()
-      line.start(level: .info, message: "request", time: time)
-      line.member("n", 1)
-      line.end()
-      let object = try parse(String(decoding: line.bytes, as: UTF8.self))
-      #expect(object["ts"] as? String == expected)
-      #expect(Logger.timestamp(time) == expected)
-    }
-  }
-
-  /// Integers are written as `String(_:)` writes them, at both ends of the range.
-  @Test func integerMembersAreDecimal() throws {
-    let values = [0, 7, -7, 10, 99, 100, 1_234_567_890, -1_000_000, Int.max, Int.min]
-    for value in values {
-      var bytes: [UInt8] = []
-      LogLine.appendDecimal(value, to: &bytes)
-      #expect(String(decoding: bytes, as: UTF8.self) == String(value))
-    }
-  }
-
   @Test func levelFilterAndMetadata() throws {
     let collector = LineCollector()
     let logger = Logger(level: .warn, sink: collector.sink).with(["request": "r1"])
