@@ -65,21 +65,9 @@ extension SeaweedFS {
     for _ in 0..<200 {
       let base = Int.random(in: 20_000...22_763)
       let ports = (0..<5).flatMap { [base + $0, base + $0 + 10_000] }
-      if ports.allSatisfy(isFree) { return base }
+      if ports.allSatisfy(ServiceProcess.isFreeOnLoopback) { return base }
     }
     throw SeaweedFSError("found no free block of ports for SeaweedFS")
-  }
-
-  private static func isFree(_ port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var address = loopback(port)
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
   }
 
   private static func loopback(_ port: Int) -> sockaddr_in {

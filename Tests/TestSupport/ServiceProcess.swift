@@ -164,21 +164,25 @@ public final class ServiceProcess: Sendable {
   public static func freePort() -> Int {
     for _ in 0..<200 {
       let port = Int.random(in: 23_000...29_999)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-      precondition(fd >= 0, "socket failed")
-      defer { close(fd) }
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(port).bigEndian)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      let bound = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-          bind(fd, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-      }
-      if bound { return port }
+      if isFreeOnLoopback(port) { return port }
     }
     preconditionFailure("no free port in 23000-29999 on 127.0.0.1")
+  }
+
+  /// Whether 127.0.0.1:`port` can be bound this moment (bound, then closed at once).
+  public static func isFreeOnLoopback(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+        bind(fd, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
   }
 }
 
